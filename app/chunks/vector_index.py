@@ -1,0 +1,56 @@
+"""One HNSW index per knowledge base: a partial index on a cast of the shared vector column.
+
+Why partial indexes (docs/vector-storage.md): each knowledge base gets its own HNSW graph, so
+its recall does not depend on how many vectors the others hold, while all chunks stay in one
+table with one GIN index and one set of foreign keys.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+# pgvector's HNSW limit for `vector` is 2,000 dimensions; `halfvec` indexes up to 4,000.
+MAX_VECTOR_INDEX_DIMS = 2000
+MAX_HALFVEC_INDEX_DIMS = 4000
+
+
+def index_name(knowledge_base_id: uuid.UUID) -> str:
+    return f"ix_chunks_embedding_{knowledge_base_id.hex}"
+
+
+def vector_cast(dimensions: int) -> str:
+    """The SQL cast the index is built on; queries must order by the same expression."""
+    kind = "vector" if dimensions <= MAX_VECTOR_INDEX_DIMS else "halfvec"
+    return f"{kind}({int(dimensions)})"
+
+
+def _opclass(dimensions: int) -> str:
+    return "vector_cosine_ops" if dimensions <= MAX_VECTOR_INDEX_DIMS else "halfvec_cosine_ops"
+
+
+async def create_vector_index(
+    session: AsyncSession,
+    *,
+    knowledge_base_id: uuid.UUID,
+    dimensions: int,
+    m: int,
+    ef_construction: int,
+) -> None:
+    """Create the knowledge base's HNSW index (identifiers are derived from a UUID, not input)."""
+    if dimensions > MAX_HALFVEC_INDEX_DIMS:
+        return  # exact search only; documented limit
+    await session.execute(
+        text(
+            f"CREATE INDEX {index_name(knowledge_base_id)} ON chunks USING hnsw "
+            f"((embedding::{vector_cast(dimensions)}) {_opclass(dimensions)}) "
+            f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
+            f"WHERE knowledge_base_id = '{knowledge_base_id}'"
+        )
+    )
+
+
+async def drop_vector_index(session: AsyncSession, *, knowledge_base_id: uuid.UUID) -> None:
+    await session.execute(text(f"DROP INDEX IF EXISTS {index_name(knowledge_base_id)}"))

@@ -1,0 +1,126 @@
+"""`arbor`: serve the API, run migrations, export the OpenAPI document."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+
+from app.config import Settings, get_settings
+from app.db.embedded import EmbeddedPostgres
+from app.db.migrate import upgrade_to_head
+from app.db.urls import asyncpg_dsn
+
+logger = logging.getLogger("arbor")
+
+
+def wait_for_database(url: str, *, timeout_s: float) -> None:
+    """Block until the database accepts connections (compose starts app and db together)."""
+    import asyncio
+    import time
+
+    import asyncpg
+
+    async def probe() -> None:
+        connection = await asyncpg.connect(asyncpg_dsn(url), timeout=5)
+        await connection.close()
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            asyncio.run(probe())
+            return
+        except (OSError, asyncpg.PostgresError) as exc:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"arbor: database not reachable after {timeout_s:.0f} s: {exc}")
+            logger.info("waiting for the database: %s", type(exc).__name__)
+            time.sleep(1)
+
+
+def _database_url(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
+    if settings.database_url:
+        wait_for_database(settings.database_url, timeout_s=settings.db_wait_s)
+        return settings.database_url, None
+    embedded = EmbeddedPostgres(settings.embedded_pg_dir)
+    return embedded.start(), embedded
+
+
+def _exit_on_sigterm(signum: int, _frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
+def serve(settings: Settings, *, host: str, port: int) -> None:
+    import uvicorn
+
+    # uvicorn re-raises the signal that stopped it once it is done; with Python's default
+    # SIGTERM action that would kill us before the embedded Postgres is stopped.
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+
+    from app.main import create_app
+
+    url, embedded = _database_url(settings)
+    try:
+        upgrade_to_head(url)
+        app = create_app(settings, database_url=url)
+        logger.info(
+            "serving on http://%s:%d (%s)",
+            host,
+            port,
+            "embedded postgres" if embedded else "DATABASE_URL",
+        )
+        uvicorn.run(app, host=host, port=port, log_level=settings.log_level)
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def migrate(settings: Settings) -> None:
+    url, embedded = _database_url(settings)
+    try:
+        upgrade_to_head(url)
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
+def export_openapi(path: Path) -> None:
+    from app.main import create_app
+
+    schema = create_app(Settings(database_url="postgresql://unused/unused")).openapi()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(schema, indent=2, sort_keys=True) + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="arbor", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve_cmd = commands.add_parser("serve", help="migrate, then serve the API")
+    serve_cmd.add_argument("--host", default=None)
+    serve_cmd.add_argument("--port", type=int, default=None)
+    commands.add_parser("migrate", help="apply database migrations")
+    export_cmd = commands.add_parser("export-openapi", help="write the OpenAPI document")
+    export_cmd.add_argument("path", type=Path, nargs="?", default=Path("openapi/openapi.json"))
+    args = parser.parse_args(argv)
+
+    settings = get_settings()
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    # pgserver narrates every pg_ctl call at INFO; its failures still come through.
+    logging.getLogger("pgserver").setLevel(logging.WARNING)
+    if args.command == "serve":
+        serve(settings, host=args.host or settings.host, port=args.port or settings.port)
+    elif args.command == "migrate":
+        migrate(settings)
+    else:
+        export_openapi(args.path)
+
+
+if __name__ == "__main__":
+    main()

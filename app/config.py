@@ -1,0 +1,44 @@
+"""Service settings: one object, read from the environment (prefix ARBOR_, plus DATABASE_URL)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything configurable about one Arbor process."""
+
+    model_config = SettingsConfigDict(env_prefix="ARBOR_", extra="ignore")
+
+    env: Literal["development", "production", "test"] = "development"
+    database_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "ARBOR_DATABASE_URL")
+    )
+    data_dir: Path = Path("./data")
+    model_dir: Path = Path("./models")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "ARBOR_PORT"))
+    log_level: str = "info"
+    db_pool_size: int = 10
+    db_max_overflow: int = 10
+    db_connect_timeout_s: float = 10.0
+    # How long the service waits for an external DATABASE_URL to answer at start-up (compose).
+    db_wait_s: float = 60.0
+    max_upload_bytes: int = 50 * 1024 * 1024
+    default_page_size: int = 20
+    max_page_size: int = 200
+
+    @property
+    def embedded_pg_dir(self) -> Path:
+        return self.data_dir / "pg"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

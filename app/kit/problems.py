@@ -1,0 +1,189 @@
+"""RFC 9457 problem+json: the one shape of every error body, and the handlers that produce it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import IntegrityError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.kit.errors import PROBLEM_BASE, AppError
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+_HTTP_TYPES = {
+    400: ("bad-request", "Bad request"),
+    401: ("unauthorized", "Authentication required"),
+    403: ("forbidden", "Not allowed"),
+    404: ("not-found", "Not found"),
+    405: ("method-not-allowed", "Method not allowed"),
+    406: ("not-acceptable", "Not acceptable"),
+    409: ("conflict", "Conflict"),
+    413: ("payload-too-large", "Payload too large"),
+    415: ("unsupported-media-type", "Unsupported media type"),
+    422: ("validation-error", "Validation failed"),
+    429: ("rate-limited", "Too many requests"),
+    503: ("service-unavailable", "Service unavailable"),
+}
+
+
+class FieldError(BaseModel):
+    """One invalid input field: where it is, what is wrong, and a machine-readable code."""
+
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem detail."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(examples=[PROBLEM_BASE + "not-found"])
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+    errors: list[FieldError] | None = None
+
+
+def problem_response(
+    status: int,
+    type_: str,
+    title: str,
+    detail: str,
+    *,
+    instance: str | None = None,
+    extra: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    """Build a problem+json response; `type_` is a slug under PROBLEM_BASE."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_BASE + type_,
+        "title": title,
+        "status": status,
+        "detail": detail,
+    }
+    if instance:
+        body["instance"] = instance
+    body.update(extra or {})
+    return JSONResponse(
+        jsonable_encoder(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers
+    )
+
+
+def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses=` entries declaring problem+json bodies for the given statuses."""
+    declared = {*statuses, 500}
+    return {
+        status: {
+            "model": Problem,
+            "description": _HTTP_TYPES.get(status, ("internal-error", "Internal server error"))[1],
+            "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+        for status in sorted(declared)
+    }
+
+
+async def _app_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AppError)
+    headers = exc.extra.pop("headers", None) if "headers" in exc.extra else None
+    return problem_response(
+        exc.status,
+        exc.type_,
+        exc.title,
+        exc.detail,
+        instance=request.url.path,
+        extra=exc.extra,
+        headers=headers,
+    )
+
+
+def _field_loc(loc: tuple[Any, ...]) -> list[str | int]:
+    return [part if isinstance(part, int) else str(part) for part in loc]
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {
+            "loc": _field_loc(tuple(err.get("loc", ()))),
+            "msg": err.get("msg", ""),
+            "type": err.get("type", ""),
+        }
+        for err in exc.errors()
+    ]
+    summary = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors[:5])
+    return problem_response(
+        422,
+        "validation-error",
+        "Validation failed",
+        f"The request is invalid: {summary}",
+        instance=request.url.path,
+        extra={"errors": errors},
+    )
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    type_, title = _HTTP_TYPES.get(exc.status_code, ("http-error", "HTTP error"))
+    if exc.status_code == 404 and exc.detail == "Not Found":
+        detail = f"No route matches {request.method} {request.url.path}"
+    else:
+        detail = str(exc.detail)
+    return problem_response(
+        exc.status_code,
+        type_,
+        title,
+        detail,
+        instance=request.url.path,
+        headers=dict(exc.headers) if exc.headers else None,
+    )
+
+
+UNIQUE_VIOLATION = "23505"
+
+
+async def _integrity_error(request: Request, exc: Exception) -> JSONResponse:
+    # Checks in the services give the friendly message; this catches the race between two
+    # requests that both passed the check, which the database settles.
+    assert isinstance(exc, IntegrityError)
+    if getattr(exc.orig, "sqlstate", None) == UNIQUE_VIOLATION:
+        return problem_response(
+            409,
+            "conflict",
+            "Conflict",
+            "Another request created a resource with the same unique key first.",
+            instance=request.url.path,
+        )
+    return await _unhandled(request, exc)
+
+
+async def _unhandled(request: Request, exc: Exception) -> JSONResponse:
+    # The body never carries exception text; the log has the traceback.
+    logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return problem_response(
+        500,
+        "internal-error",
+        "Internal server error",
+        "The server failed to process the request; the error was logged.",
+        instance=request.url.path,
+    )
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    """Route every error the app can raise to a problem+json answer."""
+    app.add_exception_handler(AppError, _app_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(IntegrityError, _integrity_error)
+    app.add_exception_handler(Exception, _unhandled)

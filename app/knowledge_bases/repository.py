@@ -1,0 +1,108 @@
+"""All SQL about knowledge bases."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Chunk, Document, KnowledgeBase
+
+
+def _counts() -> tuple[ColumnElement[int], ColumnElement[int]]:
+    documents = (
+        select(func.count())
+        .select_from(Document)
+        .where(Document.knowledge_base_id == KnowledgeBase.id)
+        .scalar_subquery()
+    )
+    chunks = (
+        select(func.count())
+        .select_from(Chunk)
+        .where(Chunk.knowledge_base_id == KnowledgeBase.id)
+        .scalar_subquery()
+    )
+    return documents.label("document_count"), chunks.label("chunk_count")
+
+
+def _with_counts() -> Select[KnowledgeBase, int, int]:
+    return select(KnowledgeBase, *_counts())
+
+
+def _ref_clause(ref: str) -> ColumnElement[bool]:
+    try:
+        as_id = uuid.UUID(ref)
+    except ValueError:
+        return KnowledgeBase.name == ref
+    return or_(KnowledgeBase.id == as_id, KnowledgeBase.name == ref)
+
+
+async def get_by_ref(
+    session: AsyncSession, *, project_id: uuid.UUID, ref: str, for_update: bool = False
+) -> KnowledgeBase | None:
+    """A knowledge base of the project, by id or by name."""
+    query = select(KnowledgeBase).where(KnowledgeBase.project_id == project_id, _ref_clause(ref))
+    if for_update:
+        query = query.with_for_update()
+    return await session.scalar(query)
+
+
+async def get_with_counts(
+    session: AsyncSession, knowledge_base_id: uuid.UUID
+) -> tuple[KnowledgeBase, int, int] | None:
+    row = (
+        await session.execute(_with_counts().where(KnowledgeBase.id == knowledge_base_id))
+    ).one_or_none()
+    return None if row is None else (row[0], row[1], row[2])
+
+
+async def name_taken(
+    session: AsyncSession, *, project_id: uuid.UUID, name: str, exclude: uuid.UUID | None = None
+) -> bool:
+    query = select(KnowledgeBase.id).where(
+        KnowledgeBase.project_id == project_id, KnowledgeBase.name == name
+    )
+    if exclude is not None:
+        query = query.where(KnowledgeBase.id != exclude)
+    return (await session.scalar(query)) is not None
+
+
+async def count(session: AsyncSession, *, project_id: uuid.UUID) -> int:
+    total = await session.scalar(
+        select(func.count())
+        .select_from(KnowledgeBase)
+        .where(KnowledgeBase.project_id == project_id)
+    )
+    return int(total or 0)
+
+
+async def list_page(
+    session: AsyncSession,
+    *,
+    project_id: uuid.UUID,
+    limit: int,
+    after: tuple[datetime, uuid.UUID] | None,
+) -> list[tuple[KnowledgeBase, int, int]]:
+    """Knowledge bases ordered by (created_at, id), strictly after the given key."""
+    query = _with_counts().where(KnowledgeBase.project_id == project_id)
+    if after is not None:
+        created_at, last_id = after
+        query = query.where(
+            or_(
+                KnowledgeBase.created_at > created_at,
+                and_(KnowledgeBase.created_at == created_at, KnowledgeBase.id > last_id),
+            )
+        )
+    query = query.order_by(KnowledgeBase.created_at, KnowledgeBase.id).limit(limit)
+    return [(row[0], row[1], row[2]) for row in (await session.execute(query)).all()]
+
+
+async def text_search_config_exists(session: AsyncSession, name: str) -> bool:
+    """Whether Postgres knows a text search configuration of that name."""
+    found = await session.scalar(
+        text("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_ts_config WHERE cfgname = :name)"),
+        {"name": name},
+    )
+    return bool(found)

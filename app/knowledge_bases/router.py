@@ -1,0 +1,85 @@
+"""HTTP routes for knowledge bases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Response, status
+
+from app.db.dependencies import SessionDep
+from app.kit.pagination import Page, PageParams, page_params
+from app.kit.problems import problem_responses
+from app.knowledge_bases import service
+from app.knowledge_bases.dependencies import KnowledgeBaseDep
+from app.knowledge_bases.schemas import (
+    KnowledgeBaseCreate,
+    KnowledgeBaseRead,
+    KnowledgeBaseUpdate,
+)
+from app.projects.dependencies import ProjectDep
+
+router = APIRouter(prefix="/v1/knowledge-bases", tags=["knowledge-bases"])
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="knowledge_bases-create",
+    summary="Create a knowledge base",
+    responses=problem_responses(409, 422),
+)
+async def create_knowledge_base(
+    data: KnowledgeBaseCreate, session: SessionDep, project: ProjectDep, response: Response
+) -> KnowledgeBaseRead:
+    created = await service.create(session, project_id=project.id, data=data)
+    response.headers["Location"] = f"/v1/knowledge-bases/{created.id}"
+    return created
+
+
+@router.get(
+    "",
+    operation_id="knowledge_bases-list",
+    summary="List knowledge bases",
+    responses=problem_responses(422),
+)
+async def list_knowledge_bases(
+    session: SessionDep,
+    project: ProjectDep,
+    page: Annotated[PageParams, Depends(page_params)],
+) -> Page[KnowledgeBaseRead]:
+    return await service.list_page(
+        session, project_id=project.id, limit=page.limit, cursor=page.cursor
+    )
+
+
+@router.get(
+    "/{kb}",
+    operation_id="knowledge_bases-get",
+    summary="Get a knowledge base by id or name",
+    responses=problem_responses(404),
+)
+async def get_knowledge_base(kb: KnowledgeBaseDep, session: SessionDep) -> KnowledgeBaseRead:
+    return await service.get(session, kb)
+
+
+@router.patch(
+    "/{kb}",
+    operation_id="knowledge_bases-update",
+    summary="Update a knowledge base's name, title, description or chunking",
+    responses=problem_responses(404, 409, 422),
+)
+async def update_knowledge_base(
+    kb: KnowledgeBaseDep, data: KnowledgeBaseUpdate, session: SessionDep
+) -> KnowledgeBaseRead:
+    return await service.update(session, kb, data)
+
+
+@router.delete(
+    "/{kb}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="knowledge_bases-delete",
+    summary="Delete a knowledge base with all its documents and chunks",
+    responses=problem_responses(404),
+)
+async def delete_knowledge_base(kb: KnowledgeBaseDep, session: SessionDep) -> None:
+    await service.delete(session, kb)

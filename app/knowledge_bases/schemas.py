@@ -1,0 +1,115 @@
+"""The public contract of knowledge bases."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, HttpUrl
+
+NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+
+KnowledgeBaseName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        pattern=NAME_PATTERN,
+        description="1-64 characters of [a-z0-9_-], starting with a letter or digit.",
+        examples=["demo"],
+    ),
+]
+
+DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_LOCAL_DIMENSIONS = 384
+
+
+class EmbeddingConfig(BaseModel):
+    """Which embedder a knowledge base uses; fixed once the knowledge base exists."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    provider: Literal["local", "openai", "none"] = Field(
+        default="local",
+        description="`local`: the built-in offline model. `openai`: any OpenAI-compatible "
+        "/v1/embeddings server. `none`: no embedder (text search only, vectors may be supplied).",
+    )
+    model: str | None = Field(default=None, max_length=200)
+    dimensions: int | None = Field(default=None, ge=1, le=16000)
+    variant: Literal["int8", "fp32"] | None = Field(
+        default=None, description="Local model weights; queries use the same variant."
+    )
+    base_url: HttpUrl | None = Field(default=None, description="OpenAI-compatible base URL.")
+    api_key_env: str | None = Field(
+        default=None,
+        pattern=r"^[A-Z_][A-Z0-9_]*$",
+        max_length=128,
+        description="Name of the environment variable that holds the API key (never the key).",
+    )
+
+
+class EmbeddingRead(BaseModel):
+    provider: str
+    model: str
+    dimensions: int
+    variant: str
+    base_url: str | None = None
+    api_key_env: str | None = None
+
+
+class HnswConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    m: int = Field(default=16, ge=2, le=100)
+    ef_construction: int = Field(default=64, ge=4, le=1000)
+
+
+TextSearchLanguage = Annotated[
+    str,
+    Field(
+        pattern=r"^[a-z_]{2,32}$",
+        description="A Postgres text search configuration (`english`, `simple`, `german`, ...).",
+    ),
+]
+
+
+class KnowledgeBaseCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: KnowledgeBaseName
+    title: str | None = Field(default=None, max_length=200)
+    description: str = Field(default="", max_length=4000)
+    embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
+    chunking: dict[str, Any] = Field(
+        default_factory=dict, description="Default chunking strategy and parameters."
+    )
+    text_search_language: TextSearchLanguage = "english"
+    hnsw: HnswConfig = Field(default_factory=HnswConfig)
+
+
+class KnowledgeBaseUpdate(BaseModel):
+    """Fields that may change; the embedding may only be restated unchanged."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: KnowledgeBaseName | None = None
+    title: str | None = Field(default=None, max_length=200)
+    description: str | None = Field(default=None, max_length=4000)
+    embedding: EmbeddingConfig | None = None
+    chunking: dict[str, Any] | None = None
+
+
+class KnowledgeBaseRead(BaseModel):
+    id: uuid.UUID
+    name: str
+    title: str
+    description: str
+    embedding: EmbeddingRead
+    chunking: dict[str, Any]
+    text_search_language: str
+    hnsw: HnswConfig
+    document_count: int
+    chunk_count: int
+    created_at: datetime
+    updated_at: datetime

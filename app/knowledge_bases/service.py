@@ -1,0 +1,211 @@
+"""Rules about knowledge bases: naming, the fixed embedding, cascading delete."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.chunks.vector_index import create_vector_index, drop_vector_index
+from app.kit.errors import Conflict, NotFound, ValidationFailed
+from app.kit.pagination import Page, decode_cursor, encode_cursor
+from app.knowledge_bases import repository
+from app.knowledge_bases.schemas import (
+    DEFAULT_LOCAL_DIMENSIONS,
+    DEFAULT_LOCAL_MODEL,
+    EmbeddingConfig,
+    EmbeddingRead,
+    HnswConfig,
+    KnowledgeBaseCreate,
+    KnowledgeBaseRead,
+    KnowledgeBaseUpdate,
+)
+from app.models import KnowledgeBase
+
+IMMUTABLE_EMBEDDING_HINT = (
+    "The embedding model and dimensions of a knowledge base are fixed: create a new "
+    "knowledge base with the new embedding and re-ingest, or re-embed into it."
+)
+
+
+def resolve_embedding(config: EmbeddingConfig) -> EmbeddingRead:
+    """Fill the defaults of an embedding request and reject impossible combinations."""
+    if config.provider == "local":
+        if config.model not in (None, DEFAULT_LOCAL_MODEL):
+            raise ValidationFailed(
+                f"The local provider serves only {DEFAULT_LOCAL_MODEL!r}, not {config.model!r}; "
+                "use provider 'openai' for another model."
+            )
+        if config.dimensions not in (None, DEFAULT_LOCAL_DIMENSIONS):
+            raise ValidationFailed(
+                f"{DEFAULT_LOCAL_MODEL} has {DEFAULT_LOCAL_DIMENSIONS} dimensions, "
+                f"not {config.dimensions}."
+            )
+        return EmbeddingRead(
+            provider="local",
+            model=DEFAULT_LOCAL_MODEL,
+            dimensions=DEFAULT_LOCAL_DIMENSIONS,
+            variant=config.variant or "int8",
+        )
+    if config.provider == "openai":
+        if not config.model or not config.dimensions:
+            raise ValidationFailed("The openai provider needs both `model` and `dimensions`.")
+        return EmbeddingRead(
+            provider="openai",
+            model=config.model,
+            dimensions=config.dimensions,
+            variant="remote",
+            base_url=str(config.base_url) if config.base_url else "https://api.openai.com/v1",
+            api_key_env=config.api_key_env or "OPENAI_API_KEY",
+        )
+    return EmbeddingRead(
+        provider="none",
+        model=config.model or "none",
+        dimensions=config.dimensions or DEFAULT_LOCAL_DIMENSIONS,
+        variant="none",
+    )
+
+
+def embedding_of(kb: KnowledgeBase) -> EmbeddingRead:
+    return EmbeddingRead(
+        provider=kb.embedding_provider,
+        model=kb.embedding_model,
+        dimensions=kb.embedding_dimensions,
+        variant=kb.embedding_variant,
+        base_url=kb.embedding_options.get("base_url"),
+        api_key_env=kb.embedding_options.get("api_key_env"),
+    )
+
+
+def to_read(kb: KnowledgeBase, document_count: int, chunk_count: int) -> KnowledgeBaseRead:
+    return KnowledgeBaseRead(
+        id=kb.id,
+        name=kb.name,
+        title=kb.title,
+        description=kb.description,
+        embedding=embedding_of(kb),
+        chunking=kb.chunking,
+        text_search_language=kb.text_search_language,
+        hnsw=HnswConfig(m=kb.hnsw_m, ef_construction=kb.hnsw_ef_construction),
+        document_count=document_count,
+        chunk_count=chunk_count,
+        created_at=kb.created_at,
+        updated_at=kb.updated_at,
+    )
+
+
+async def _read(session: AsyncSession, kb: KnowledgeBase) -> KnowledgeBaseRead:
+    await session.flush()
+    await session.refresh(kb)
+    found = await repository.get_with_counts(session, kb.id)
+    assert found is not None
+    return to_read(*found)
+
+
+async def _ensure_name_free(
+    session: AsyncSession, *, project_id: uuid.UUID, name: str, exclude: uuid.UUID | None = None
+) -> None:
+    if await repository.name_taken(session, project_id=project_id, name=name, exclude=exclude):
+        raise Conflict(f"A knowledge base named {name!r} already exists in this project.")
+
+
+async def create(
+    session: AsyncSession, *, project_id: uuid.UUID, data: KnowledgeBaseCreate
+) -> KnowledgeBaseRead:
+    await _ensure_name_free(session, project_id=project_id, name=data.name)
+    if not await repository.text_search_config_exists(session, data.text_search_language):
+        raise ValidationFailed(
+            f"Unknown text search language {data.text_search_language!r}; "
+            "use a Postgres text search configuration such as 'english' or 'simple'."
+        )
+    embedding = resolve_embedding(data.embedding)
+    options = {
+        key: value
+        for key, value in (("base_url", embedding.base_url), ("api_key_env", embedding.api_key_env))
+        if value
+    }
+    kb = KnowledgeBase(
+        id=uuid.uuid4(),
+        project_id=project_id,
+        name=data.name,
+        title=data.title or data.name,
+        description=data.description,
+        embedding_provider=embedding.provider,
+        embedding_model=embedding.model,
+        embedding_dimensions=embedding.dimensions,
+        embedding_variant=embedding.variant,
+        embedding_options=options,
+        chunking=data.chunking,
+        text_search_language=data.text_search_language,
+        hnsw_m=data.hnsw.m,
+        hnsw_ef_construction=data.hnsw.ef_construction,
+    )
+    session.add(kb)
+    await session.flush()
+    await create_vector_index(
+        session,
+        knowledge_base_id=kb.id,
+        dimensions=kb.embedding_dimensions,
+        m=kb.hnsw_m,
+        ef_construction=kb.hnsw_ef_construction,
+    )
+    return await _read(session, kb)
+
+
+async def get_or_404(session: AsyncSession, *, project_id: uuid.UUID, ref: str) -> KnowledgeBase:
+    kb = await repository.get_by_ref(session, project_id=project_id, ref=ref)
+    if kb is None:
+        raise NotFound(f"No knowledge base {ref!r}.")
+    return kb
+
+
+async def get(session: AsyncSession, kb: KnowledgeBase) -> KnowledgeBaseRead:
+    found = await repository.get_with_counts(session, kb.id)
+    if found is None:
+        raise NotFound(f"No knowledge base {kb.name!r}.")
+    return to_read(*found)
+
+
+async def list_page(
+    session: AsyncSession, *, project_id: uuid.UUID, limit: int, cursor: str | None
+) -> Page[KnowledgeBaseRead]:
+    after = None
+    if cursor is not None:
+        created_at, last_id = decode_cursor(cursor, arity=2)
+        try:
+            after = (datetime.fromisoformat(created_at), uuid.UUID(last_id))
+        except (TypeError, ValueError) as exc:
+            raise ValidationFailed("The cursor is not valid for this listing.") from exc
+    rows = await repository.list_page(session, project_id=project_id, limit=limit + 1, after=after)
+    items = [to_read(*row) for row in rows[:limit]]
+    next_cursor = None
+    if len(rows) > limit:
+        last = items[-1]
+        next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)])
+    total = await repository.count(session, project_id=project_id)
+    return Page(items=items, total=total, limit=limit, next_cursor=next_cursor)
+
+
+async def update(
+    session: AsyncSession, kb: KnowledgeBase, data: KnowledgeBaseUpdate
+) -> KnowledgeBaseRead:
+    if data.embedding is not None and resolve_embedding(data.embedding) != embedding_of(kb):
+        raise ValidationFailed(IMMUTABLE_EMBEDDING_HINT)
+    if data.name is not None and data.name != kb.name:
+        await _ensure_name_free(session, project_id=kb.project_id, name=data.name, exclude=kb.id)
+        kb.name = data.name
+    if data.title is not None:
+        kb.title = data.title
+    if data.description is not None:
+        kb.description = data.description
+    if data.chunking is not None:
+        kb.chunking = data.chunking
+    return await _read(session, kb)
+
+
+async def delete(session: AsyncSession, kb: KnowledgeBase) -> None:
+    """Remove the knowledge base, its documents and chunks, and its index, in one transaction."""
+    await drop_vector_index(session, knowledge_base_id=kb.id)
+    await session.delete(kb)
+    await session.flush()

@@ -1,0 +1,78 @@
+"""The ASGI application: routers, error handlers and the database lifecycle."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.config import Settings, get_settings
+from app.db.embedded import EmbeddedPostgres
+from app.db.engine import Database
+from app.health.router import Check
+from app.health.router import router as health_router
+from app.kit.problems import Problem, install_problem_handlers
+from app.knowledge_bases.router import router as knowledge_bases_router
+
+logger = logging.getLogger(__name__)
+
+ReadinessProbe = Callable[[], Awaitable[Check]]
+
+TAGS = [
+    {"name": "knowledge-bases", "description": "Named corpora with a fixed embedding model."},
+    {"name": "health", "description": "Liveness and readiness."},
+]
+
+
+def create_app(settings: Settings | None = None, *, database_url: str | None = None) -> FastAPI:
+    """Build the app; without a database URL it starts the embedded Postgres in its lifespan."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = database_url or settings.database_url
+        embedded: EmbeddedPostgres | None = None
+        if url is None:
+            embedded = EmbeddedPostgres(settings.embedded_pg_dir)
+            url = embedded.start()
+        app.state.database = Database(url, settings)
+        try:
+            yield
+        finally:
+            await app.state.database.dispose()
+            if embedded is not None:
+                embedded.stop()
+
+    app = FastAPI(
+        title="Arbor",
+        version="0.1.0",
+        summary="Knowledge bases as trees, chunks with lineage, hybrid search on Postgres.",
+        openapi_tags=TAGS,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.readiness_probes = []
+    install_problem_handlers(app)
+    app.include_router(health_router)
+    app.include_router(knowledge_bases_router)
+    _register_problem_schema(app)
+    return app
+
+
+def _register_problem_schema(app: FastAPI) -> None:
+    """Make `Problem` a named component so every declared error response can reference it."""
+    original = app.openapi
+
+    def openapi() -> dict[str, object]:
+        if app.openapi_schema is None:
+            schema = original()
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            components.setdefault(
+                "Problem", Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+            )
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -1,0 +1,9 @@
+"""All ORM models, imported together so Alembic and the mapper see every table."""
+
+from app.models.base import Base
+from app.models.chunks import Chunk
+from app.models.documents import Document
+from app.models.knowledge_bases import KnowledgeBase
+from app.models.projects import DEFAULT_PROJECT_NAME, Project
+
+__all__ = ["DEFAULT_PROJECT_NAME", "Base", "Chunk", "Document", "KnowledgeBase", "Project"]

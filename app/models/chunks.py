@@ -1,0 +1,61 @@
+"""Chunks: retrievable slices of a document with their lineage, vector and tsvector."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pgvector.sqlalchemy import VECTOR
+from sqlalchemy import Computed, DateTime, ForeignKey, Index, String, Text
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, REGCONFIG, TSVECTOR
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, Timestamps
+
+
+class Chunk(Timestamps, Base):
+    __tablename__ = "chunks"
+    __table_args__ = (
+        Index("ix_chunks_document", "document_id", "chunk_index"),
+        Index("ix_chunks_tsv", "tsv", postgresql_using="gin"),
+        Index(
+            "ix_chunks_text_trgm",
+            "text",
+            postgresql_using="gin",
+            postgresql_ops={"text": "gin_trgm_ops"},
+        ),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
+    project_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("projects.id", ondelete="CASCADE"), index=True
+    )
+    knowledge_base_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("knowledge_bases.id", ondelete="CASCADE"), index=True
+    )
+    document_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE")
+    )
+    chunk_index: Mapped[int] = mapped_column(default=0)
+    text: Mapped[str] = mapped_column(Text)
+    text_sha256: Mapped[str] = mapped_column(String(64))
+    node_path: Mapped[list[str]] = mapped_column(ARRAY(String), default=list)
+    depth: Mapped[int] = mapped_column(default=0)
+    leaf_node_id: Mapped[str | None]
+    section_titles: Mapped[list[str]] = mapped_column(ARRAY(String), default=list)
+    doc_title: Mapped[str] = mapped_column(default="")
+    page_start: Mapped[int | None]
+    page_end: Mapped[int | None]
+    start_offset: Mapped[int | None]
+    end_offset: Mapped[int | None]
+    metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
+    # Dimension-less column: each knowledge base has its own dimension and its own partial
+    # HNSW index on an expression cast (see docs/vector-storage.md).
+    embedding: Mapped[list[float] | None] = mapped_column(VECTOR())
+    embedded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    ts_config: Mapped[str] = mapped_column(REGCONFIG, default="english")
+    tsv: Mapped[Any] = mapped_column(
+        TSVECTOR,
+        Computed("to_tsvector(ts_config, coalesce(doc_title, '') || ' ' || text)", persisted=True),
+    )

@@ -1,0 +1,47 @@
+"""Documents: the parsed tree (JSONB) and the ingestion state of one uploaded source."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, Timestamps, UUIDPrimaryKey
+
+
+class Document(UUIDPrimaryKey, Timestamps, Base):
+    __tablename__ = "documents"
+    __table_args__ = (
+        Index("ix_documents_kb_sha", "knowledge_base_id", "content_sha256"),
+        Index(
+            "uq_documents_kb_external_id",
+            "knowledge_base_id",
+            "external_id",
+            unique=True,
+            postgresql_where="external_id IS NOT NULL",
+        ),
+    )
+
+    project_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("projects.id", ondelete="CASCADE"), index=True
+    )
+    knowledge_base_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("knowledge_bases.id", ondelete="CASCADE"), index=True
+    )
+    title: Mapped[str] = mapped_column(default="")
+    external_id: Mapped[str | None]
+    source_uri: Mapped[str | None]
+    filename: Mapped[str | None]
+    format: Mapped[str | None] = mapped_column(String(16))
+    content_sha256: Mapped[str | None] = mapped_column(String(64))
+    size_bytes: Mapped[int] = mapped_column(default=0)
+    metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
+    access: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    tree: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    error: Mapped[str | None]
+    chunk_count: Mapped[int] = mapped_column(default=0)
+    embedded_count: Mapped[int] = mapped_column(default=0)

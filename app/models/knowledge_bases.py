@@ -1,0 +1,35 @@
+"""Knowledge bases: a named corpus with a fixed embedding model, scoped to one project."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, Timestamps, UUIDPrimaryKey
+
+
+class KnowledgeBase(UUIDPrimaryKey, Timestamps, Base):
+    __tablename__ = "knowledge_bases"
+    __table_args__ = (UniqueConstraint("project_id", "name"),)
+
+    project_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("projects.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str]
+    description: Mapped[str] = mapped_column(default="")
+    embedding_provider: Mapped[str] = mapped_column(String(32))
+    embedding_model: Mapped[str]
+    embedding_dimensions: Mapped[int]
+    # int8 / fp32 for the local model: stored vectors and queries must come from the same one.
+    embedding_variant: Mapped[str] = mapped_column(String(16))
+    # Non-secret provider options (base_url, the *name* of the env var that holds the key).
+    embedding_options: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    chunking: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    text_search_language: Mapped[str] = mapped_column(String(32), default="english")
+    hnsw_m: Mapped[int] = mapped_column(default=16)
+    hnsw_ef_construction: Mapped[int] = mapped_column(default=64)

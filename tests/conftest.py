@@ -1,0 +1,86 @@
+"""Test fixtures: one embedded Postgres per run, a fresh migrated database per test."""
+
+from __future__ import annotations
+
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy.engine import make_url
+
+from app.config import Settings
+from app.db.embedded import EmbeddedPostgres
+from app.db.migrate import upgrade_to_head_async
+from app.db.urls import asyncpg_dsn
+from app.main import create_app
+
+TEMPLATE_DB = "arbor_template"
+
+
+def with_database(url: str, name: str) -> str:
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """The embedded server, in a temporary data dir removed at the end of the run."""
+    root = Path(tempfile.mkdtemp(prefix="arbor-test-"))
+    server = EmbeddedPostgres(root / "pg", delete_on_close=True)
+    url = server.start()
+    yield url
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+async def template_url(pg_url: str) -> str:
+    """A database migrated once; each test copies it (CREATE DATABASE ... TEMPLATE)."""
+    admin = await asyncpg.connect(asyncpg_dsn(pg_url))
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE_DB}")
+        await admin.execute(f"CREATE DATABASE {TEMPLATE_DB}")
+    finally:
+        await admin.close()
+    url = with_database(pg_url, TEMPLATE_DB)
+    await upgrade_to_head_async(url)
+    return url
+
+
+@pytest.fixture
+async def database_url(pg_url: str, template_url: str) -> AsyncIterator[str]:
+    """A fresh database with the schema at head, dropped after the test."""
+    name = f"arbor_test_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(asyncpg_dsn(pg_url))
+    try:
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE_DB}")
+    finally:
+        await admin.close()
+    yield with_database(pg_url, name)
+    admin = await asyncpg.connect(asyncpg_dsn(pg_url))
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(env="test", database_url=database_url)
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://arbor.test") as http:
+        yield http
