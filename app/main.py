@@ -8,6 +8,9 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app.chunks.embedding import EmbedderFactory
+from app.chunks.providers import default_embedder_factory
+from app.chunks.router import router as chunks_router
 from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
@@ -22,11 +25,17 @@ ReadinessProbe = Callable[[], Awaitable[Check]]
 
 TAGS = [
     {"name": "knowledge-bases", "description": "Named corpora with a fixed embedding model."},
+    {"name": "chunks", "description": "Retrievable slices of documents, with lineage and vectors."},
     {"name": "health", "description": "Liveness and readiness."},
 ]
 
 
-def create_app(settings: Settings | None = None, *, database_url: str | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    database_url: str | None = None,
+    embedder_factory: EmbedderFactory | None = None,
+) -> FastAPI:
     """Build the app; without a database URL it starts the embedded Postgres in its lifespan."""
     settings = settings or get_settings()
 
@@ -54,9 +63,11 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     )
     app.state.settings = settings
     app.state.readiness_probes = []
+    app.state.embedder_factory = embedder_factory or default_embedder_factory(settings)
     install_problem_handlers(app)
     app.include_router(health_router)
     app.include_router(knowledge_bases_router)
+    app.include_router(chunks_router)
     _register_problem_schema(app)
     return app
 

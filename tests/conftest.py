@@ -18,6 +18,7 @@ from app.db.embedded import EmbeddedPostgres
 from app.db.migrate import upgrade_to_head_async
 from app.db.urls import asyncpg_dsn
 from app.main import create_app
+from tests.fakes import FakeEmbedders
 
 TEMPLATE_DB = "arbor_template"
 
@@ -73,8 +74,13 @@ def settings(database_url: str) -> Settings:
 
 
 @pytest.fixture
-async def app(settings: Settings) -> AsyncIterator[FastAPI]:
-    application = create_app(settings)
+def embedders() -> FakeEmbedders:
+    return FakeEmbedders()
+
+
+@pytest.fixture
+async def app(settings: Settings, embedders: FakeEmbedders) -> AsyncIterator[FastAPI]:
+    application = create_app(settings, embedder_factory=embedders)
     async with application.router.lifespan_context(application):
         yield application
 

@@ -3,7 +3,17 @@
 from app.models.base import Base
 from app.models.chunks import Chunk
 from app.models.documents import Document
+from app.models.jobs import DocumentSource, Job
 from app.models.knowledge_bases import KnowledgeBase
 from app.models.projects import DEFAULT_PROJECT_NAME, Project
 
-__all__ = ["DEFAULT_PROJECT_NAME", "Base", "Chunk", "Document", "KnowledgeBase", "Project"]
+__all__ = [
+    "DEFAULT_PROJECT_NAME",
+    "Base",
+    "Chunk",
+    "Document",
+    "DocumentSource",
+    "Job",
+    "KnowledgeBase",
+    "Project",
+]

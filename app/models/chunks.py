@@ -34,9 +34,7 @@ class Chunk(Timestamps, Base):
     knowledge_base_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("knowledge_bases.id", ondelete="CASCADE"), index=True
     )
-    document_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("documents.id", ondelete="CASCADE")
-    )
+    document_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
     chunk_index: Mapped[int] = mapped_column(default=0)
     text: Mapped[str] = mapped_column(Text)
     text_sha256: Mapped[str] = mapped_column(String(64))

@@ -45,3 +45,4 @@ class Document(UUIDPrimaryKey, Timestamps, Base):
     error: Mapped[str | None]
     chunk_count: Mapped[int] = mapped_column(default=0)
     embedded_count: Mapped[int] = mapped_column(default=0)
+    progress: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)

@@ -1,0 +1,79 @@
+"""Vectors for chunk texts: the knowledge base's embedder, behind a cache keyed by text hash."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import distinct_on
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Chunk, KnowledgeBase
+
+
+class DocumentEmbedder(Protocol):
+    """The part of an embedding provider that chunk storage needs."""
+
+    dimensions: int
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+# Given a knowledge base, the embedder to use, or None when it has none (provider "none").
+EmbedderFactory = Callable[[KnowledgeBase], DocumentEmbedder | None]
+
+
+def text_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+async def cached_vectors(
+    session: AsyncSession, kb: KnowledgeBase, hashes: Sequence[str]
+) -> dict[str, list[float]]:
+    """Vectors already computed for these texts by the same model, in any knowledge base."""
+    if not hashes:
+        return {}
+    same_model = select(KnowledgeBase.id).where(
+        KnowledgeBase.project_id == kb.project_id,
+        KnowledgeBase.embedding_provider == kb.embedding_provider,
+        KnowledgeBase.embedding_model == kb.embedding_model,
+        KnowledgeBase.embedding_variant == kb.embedding_variant,
+        KnowledgeBase.embedding_dimensions == kb.embedding_dimensions,
+    )
+    rows = await session.execute(
+        select(Chunk.text_sha256, Chunk.embedding)
+        .where(
+            Chunk.text_sha256.in_(list(set(hashes))),
+            Chunk.embedding.is_not(None),
+            Chunk.knowledge_base_id.in_(same_model),
+        )
+        .ext(distinct_on(Chunk.text_sha256))
+    )
+    return {sha: [float(x) for x in vector] for sha, vector in rows.all() if vector is not None}
+
+
+async def embed_texts(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    texts: Sequence[str],
+    embedder: DocumentEmbedder | None,
+) -> list[list[float] | None]:
+    """One vector per text (None without an embedder); unchanged texts cost no model call."""
+    if embedder is None or not texts:
+        return [None] * len(texts)
+    hashes = [text_sha256(text) for text in texts]
+    known = await cached_vectors(session, kb, hashes)
+    missing: dict[str, str] = {}
+    for sha, text in zip(hashes, texts, strict=True):
+        if sha not in known:
+            missing.setdefault(sha, text)
+    if missing:
+        # The model is CPU-bound: keep it off the event loop.
+        vectors = await asyncio.to_thread(embedder.embed_documents, list(missing.values()))
+        for sha, vector in zip(missing, vectors, strict=True):
+            known[sha] = [float(x) for x in vector]
+    return [known[sha] for sha in hashes]

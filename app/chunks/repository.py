@@ -1,0 +1,229 @@
+"""All SQL about chunks, including the COPY path for bulk upserts."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, delete, func, or_, select, text, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Chunk, Document, KnowledgeBase
+
+STAGE_COLUMNS = (
+    "id", "document_id", "chunk_index", "text", "text_sha256", "node_path", "depth",
+    "leaf_node_id", "section_titles", "doc_title", "page_start", "page_end", "start_offset",
+    "end_offset", "metadata", "embedding",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkRow:
+    """One chunk ready to be written: ids resolved, vector computed or None."""
+
+    id: uuid.UUID
+    document_id: uuid.UUID
+    chunk_index: int
+    text: str
+    text_sha256: str
+    node_path: list[str]
+    depth: int
+    leaf_node_id: str | None
+    section_titles: list[str]
+    doc_title: str
+    page_start: int | None
+    page_end: int | None
+    start_offset: int | None
+    end_offset: int | None
+    metadata: dict[str, Any]
+    embedding: list[float] | None
+
+    def record(self) -> tuple[Any, ...]:
+        return (
+            self.id, self.document_id, self.chunk_index, self.text, self.text_sha256,
+            self.node_path, self.depth, self.leaf_node_id, self.section_titles, self.doc_title,
+            self.page_start, self.page_end, self.start_offset, self.end_offset,
+            json.dumps(self.metadata), self.embedding,
+        )  # fmt: skip
+
+
+async def resolve_documents(
+    session: AsyncSession, kb: KnowledgeBase, refs: Sequence[str], titles: dict[str, str]
+) -> dict[str, uuid.UUID]:
+    """Map each doc ref (document id or external id) to a document, creating unknown ones."""
+    wanted = list(dict.fromkeys(refs))
+    as_ids = {}
+    for ref in wanted:
+        try:
+            as_ids[ref] = uuid.UUID(ref)
+        except ValueError:
+            continue
+    found: dict[str, uuid.UUID] = {}
+    if as_ids:
+        existing = await session.scalars(
+            select(Document.id).where(
+                Document.knowledge_base_id == kb.id, Document.id.in_(list(as_ids.values()))
+            )
+        )
+        known = set(existing.all())
+        found = {ref: doc_id for ref, doc_id in as_ids.items() if doc_id in known}
+    external = [ref for ref in wanted if ref not in found]
+    if external:
+        await session.execute(
+            text(
+                "INSERT INTO documents (id, project_id, knowledge_base_id, external_id, title, "
+                "status, format) SELECT gen_random_uuid(), :project, :kb, ref, title, 'ready', "
+                "'chunks' FROM unnest(CAST(:refs AS text[]), CAST(:titles AS text[])) "
+                "AS t(ref, title) "
+                "ON CONFLICT (knowledge_base_id, external_id) WHERE external_id IS NOT NULL "
+                "DO NOTHING"
+            ),
+            {
+                "project": kb.project_id,
+                "kb": kb.id,
+                "refs": external,
+                "titles": [titles.get(ref, "") for ref in external],
+            },
+        )
+        rows = await session.execute(
+            select(Document.external_id, Document.id).where(
+                Document.knowledge_base_id == kb.id, Document.external_id.in_(external)
+            )
+        )
+        found.update({ext: doc_id for ext, doc_id in rows.all() if ext is not None})
+    return found
+
+
+async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[ChunkRow]) -> int:
+    """COPY the rows into a staging table, then upsert them; returns how many were written.
+
+    A row whose id belongs to another knowledge base is not written (the caller compares the
+    count), so ids cannot be used to overwrite somebody else's chunk.
+    """
+    connection = await session.connection()
+    raw = await connection.get_raw_connection()
+    driver = raw.driver_connection
+    assert driver is not None
+    await driver.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS chunk_stage ("
+        "id uuid, document_id uuid, chunk_index int, text text, text_sha256 text, "
+        "node_path text[], depth int, leaf_node_id text, section_titles text[], doc_title text, "
+        "page_start int, page_end int, start_offset int, end_offset int, metadata jsonb, "
+        "embedding real[]) ON COMMIT DELETE ROWS"
+    )
+    await driver.execute("TRUNCATE chunk_stage")
+    await driver.copy_records_to_table(
+        "chunk_stage", records=[row.record() for row in rows], columns=list(STAGE_COLUMNS)
+    )
+    result = await session.execute(
+        text(
+            "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, chunk_index, "
+            "text, text_sha256, node_path, depth, leaf_node_id, section_titles, doc_title, "
+            "page_start, page_end, start_offset, end_offset, metadata, embedding, embedded_at, "
+            "ts_config) "
+            "SELECT id, :project, :kb, document_id, chunk_index, text, text_sha256, node_path, "
+            "depth, leaf_node_id, section_titles, doc_title, page_start, page_end, start_offset, "
+            "end_offset, metadata, embedding::vector, "
+            "CASE WHEN embedding IS NULL THEN NULL ELSE now() END, "
+            "CAST(:ts_config AS regconfig) FROM chunk_stage "
+            "ON CONFLICT (id) DO UPDATE SET document_id = EXCLUDED.document_id, "
+            "chunk_index = EXCLUDED.chunk_index, text = EXCLUDED.text, "
+            "text_sha256 = EXCLUDED.text_sha256, node_path = EXCLUDED.node_path, "
+            "depth = EXCLUDED.depth, leaf_node_id = EXCLUDED.leaf_node_id, "
+            "section_titles = EXCLUDED.section_titles, doc_title = EXCLUDED.doc_title, "
+            "page_start = EXCLUDED.page_start, page_end = EXCLUDED.page_end, "
+            "start_offset = EXCLUDED.start_offset, end_offset = EXCLUDED.end_offset, "
+            "metadata = EXCLUDED.metadata, embedding = EXCLUDED.embedding, "
+            "embedded_at = EXCLUDED.embedded_at, updated_at = now() "
+            "WHERE chunks.knowledge_base_id = EXCLUDED.knowledge_base_id"
+        ),
+        {"project": kb.project_id, "kb": kb.id, "ts_config": kb.text_search_language},
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def refresh_document_counts(session: AsyncSession, document_ids: Sequence[uuid.UUID]) -> None:
+    """Recompute chunk_count and embedded_count of the given documents."""
+    if not document_ids:
+        return
+    await session.execute(
+        text(
+            "UPDATE documents d SET chunk_count = c.total, embedded_count = c.embedded, "
+            "updated_at = now() FROM (SELECT doc.id, count(ch.id) AS total, "
+            "count(ch.embedding) AS embedded FROM unnest(CAST(:ids AS uuid[])) AS doc(id) "
+            "LEFT JOIN chunks ch ON ch.document_id = doc.id GROUP BY doc.id) c "
+            "WHERE d.id = c.id"
+        ),
+        {"ids": list(set(document_ids))},
+    )
+
+
+async def get(session: AsyncSession, kb: KnowledgeBase, chunk_id: uuid.UUID) -> Chunk | None:
+    return await session.scalar(
+        select(Chunk).where(Chunk.knowledge_base_id == kb.id, Chunk.id == chunk_id)
+    )
+
+
+async def list_page(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    *,
+    document_id: uuid.UUID | None,
+    embedded: bool | None,
+    after: tuple[uuid.UUID, int, uuid.UUID] | None,
+    limit: int,
+) -> tuple[list[Chunk], int]:
+    """Chunks ordered by (document, chunk_index, id) and the total matching the filters."""
+    conditions = [Chunk.knowledge_base_id == kb.id]
+    if document_id is not None:
+        conditions.append(Chunk.document_id == document_id)
+    if embedded is not None:
+        conditions.append(Chunk.embedding.is_not(None) if embedded else Chunk.embedding.is_(None))
+    query = select(Chunk).where(*conditions)
+    if after is not None:
+        doc, index, last = after
+        query = query.where(
+            or_(
+                Chunk.document_id > doc,
+                and_(Chunk.document_id == doc, Chunk.chunk_index > index),
+                and_(Chunk.document_id == doc, Chunk.chunk_index == index, Chunk.id > last),
+            )
+        )
+    query = query.order_by(Chunk.document_id, Chunk.chunk_index, Chunk.id).limit(limit)
+    chunks = list((await session.scalars(query)).all())
+    total = await session.scalar(select(func.count()).select_from(Chunk).where(*conditions))
+    return chunks, int(total or 0)
+
+
+async def counts(session: AsyncSession, kb: KnowledgeBase) -> tuple[int, int]:
+    row = (
+        await session.execute(
+            select(func.count(), func.count(Chunk.embedding)).where(
+                Chunk.knowledge_base_id == kb.id
+            )
+        )
+    ).one()
+    return int(row[0]), int(row[1])
+
+
+async def delete_where(
+    session: AsyncSession, kb: KnowledgeBase, *, document_id: uuid.UUID | None = None
+) -> tuple[int, list[uuid.UUID]]:
+    """Delete the knowledge base's chunks (of one document if given); returns count and docs."""
+    statement = delete(Chunk).where(Chunk.knowledge_base_id == kb.id)
+    if document_id is not None:
+        statement = statement.where(Chunk.document_id == document_id)
+    result = await session.execute(statement.returning(Chunk.document_id))
+    document_ids = list(result.scalars().all())
+    return len(document_ids), list(set(document_ids))
+
+
+async def clear_document_counts(session: AsyncSession, kb: KnowledgeBase) -> None:
+    await session.execute(
+        update(Document)
+        .where(Document.knowledge_base_id == kb.id)
+        .values(chunk_count=0, embedded_count=0, updated_at=func.now())
+    )

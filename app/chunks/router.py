@@ -1,0 +1,139 @@
+"""HTTP routes for chunks (seed 000's chunk operations, over REST)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Response, status
+
+from app.chunks import service
+from app.chunks.dependencies import EmbedderFactoryDep
+from app.chunks.schemas import (
+    ChunkBulkItem,
+    ChunkBulkResult,
+    ChunkBulkUpsert,
+    ChunkCount,
+    ChunkDeleteResult,
+    ChunkRead,
+    ChunkUpsert,
+)
+from app.db.dependencies import SessionDep
+from app.documents.dependencies import DocumentDep
+from app.kit.pagination import Page, PageParams, page_params
+from app.kit.problems import problem_responses
+from app.knowledge_bases.dependencies import KnowledgeBaseDep
+
+router = APIRouter(prefix="/v1/knowledge-bases/{kb}", tags=["chunks"])
+
+
+@router.put(
+    "/chunks/{chunk_id}",
+    operation_id="chunks-upsert",
+    summary="Create or replace one chunk; embedded unless a vector is supplied",
+    responses={
+        201: {"model": ChunkRead, "description": "Created"},
+        **problem_responses(404, 409, 422),
+    },
+)
+async def upsert_chunk(
+    chunk_id: uuid.UUID,
+    data: ChunkUpsert,
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    embedders: EmbedderFactoryDep,
+    response: Response,
+) -> ChunkRead:
+    existed = await service.get_or_none(session, kb, chunk_id)
+    item = ChunkBulkItem(**data.model_dump(), chunk_id=chunk_id)
+    await service.upsert_many(session, kb, [item], embedders(kb))
+    if existed is None:
+        response.status_code = status.HTTP_201_CREATED
+    return service.to_read(await service.get_fresh(session, kb, chunk_id))
+
+
+@router.post(
+    "/chunks/bulk",
+    operation_id="chunks-bulk_upsert",
+    summary="Create or replace many chunks at once, all or nothing",
+    responses=problem_responses(404, 409, 422),
+)
+async def bulk_upsert_chunks(
+    data: ChunkBulkUpsert, kb: KnowledgeBaseDep, session: SessionDep, embedders: EmbedderFactoryDep
+) -> ChunkBulkResult:
+    return await service.upsert_many(session, kb, data.chunks, embedders(kb))
+
+
+@router.get(
+    "/chunks/count",
+    operation_id="chunks-count",
+    summary="Count chunks, embedded and not",
+    responses=problem_responses(404),
+)
+async def count_chunks(kb: KnowledgeBaseDep, session: SessionDep) -> ChunkCount:
+    return await service.count(session, kb)
+
+
+@router.get(
+    "/chunks/{chunk_id}",
+    operation_id="chunks-get",
+    summary="Get one chunk",
+    responses=problem_responses(404, 422),
+)
+async def get_chunk(
+    chunk_id: uuid.UUID,
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    include_vector: Annotated[bool, Query(description="Return the vector too.")] = False,
+) -> ChunkRead:
+    chunk = await service.get_or_404(session, kb, chunk_id)
+    return service.to_read(chunk, include_vector=include_vector)
+
+
+@router.get(
+    "/chunks",
+    operation_id="chunks-list",
+    summary="List chunks, by document and by whether they are embedded",
+    responses=problem_responses(404, 422),
+)
+async def list_chunks(
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    page: Annotated[PageParams, Depends(page_params)],
+    doc_id: Annotated[uuid.UUID | None, Query(description="Only this document's chunks.")] = None,
+    embedded: Annotated[
+        bool | None, Query(description="true: with a vector; false: without.")
+    ] = None,
+    include_vector: Annotated[bool, Query(description="Return the vectors too.")] = False,
+) -> Page[ChunkRead]:
+    return await service.list_page(
+        session,
+        kb,
+        document_id=doc_id,
+        embedded=embedded,
+        limit=page.limit,
+        cursor=page.cursor,
+        include_vector=include_vector,
+    )
+
+
+@router.delete(
+    "/chunks",
+    operation_id="chunks-clear",
+    summary="Delete every chunk of the knowledge base (documents stay)",
+    responses=problem_responses(404),
+)
+async def clear_chunks(kb: KnowledgeBaseDep, session: SessionDep) -> ChunkDeleteResult:
+    return await service.delete(session, kb)
+
+
+@router.delete(
+    "/documents/{doc}/chunks",
+    operation_id="chunks-delete_for_document",
+    summary="Delete one document's chunks (the document stays)",
+    responses=problem_responses(404),
+)
+async def delete_document_chunks(
+    kb: KnowledgeBaseDep, document: DocumentDep, session: SessionDep
+) -> ChunkDeleteResult:
+    return await service.delete(session, kb, document_id=document.id)

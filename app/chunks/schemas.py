@@ -1,0 +1,79 @@
+"""The public contract of chunks: text, lineage, optional vector."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_CHUNK_CHARS = 100_000
+MAX_BULK_CHUNKS = 50_000
+
+
+class ChunkLineage(BaseModel):
+    """Where a chunk came from in its document's tree (seed 000's ChunkRecord)."""
+
+    chunk_index: int = Field(default=0, ge=0)
+    node_path: list[str] = Field(default_factory=list, description="Node ids, root to leaf.")
+    depth: int = Field(default=0, ge=0)
+    leaf_node_id: str | None = None
+    section_titles: list[str] = Field(default_factory=list)
+    doc_title: str = ""
+    page_start: int | None = Field(default=None, ge=1)
+    page_end: int | None = Field(default=None, ge=1)
+    start_offset: int | None = Field(default=None, ge=0, description="Unicode code points.")
+    end_offset: int | None = Field(default=None, ge=0)
+
+
+class ChunkUpsert(ChunkLineage):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=MAX_CHUNK_CHARS)
+    doc_id: str = Field(
+        min_length=1,
+        max_length=256,
+        description="A document id, or an external id; an unknown one creates a document.",
+    )
+    vector: list[float] | None = Field(
+        default=None, description="Supply to skip embedding; length must match the KB."
+    )
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class ChunkBulkItem(ChunkUpsert):
+    chunk_id: uuid.UUID | None = Field(default=None, description="Generated when absent.")
+
+
+class ChunkBulkUpsert(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    chunks: list[ChunkBulkItem] = Field(min_length=1, max_length=MAX_BULK_CHUNKS)
+
+
+class ChunkRead(ChunkLineage):
+    chunk_id: uuid.UUID
+    doc_id: uuid.UUID
+    text: str
+    metadata: dict[str, Any]
+    embedded: bool
+    vector: list[float] | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class ChunkBulkResult(BaseModel):
+    count: int
+    chunk_ids: list[uuid.UUID]
+    embedded: int = Field(description="How many of them now have a vector.")
+
+
+class ChunkCount(BaseModel):
+    count: int
+    embedded: int
+    not_embedded: int
+
+
+class ChunkDeleteResult(BaseModel):
+    deleted: int

@@ -1,0 +1,183 @@
+"""Rules about chunks: dimension checks, document resolution, embedding, all-or-nothing writes."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Sequence
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.chunks import repository
+from app.chunks.embedding import DocumentEmbedder, embed_texts, text_sha256
+from app.chunks.repository import ChunkRow
+from app.chunks.schemas import (
+    ChunkBulkItem,
+    ChunkBulkResult,
+    ChunkCount,
+    ChunkDeleteResult,
+    ChunkRead,
+)
+from app.kit.errors import Conflict, NotFound, ValidationFailed
+from app.kit.pagination import Page, decode_cursor, encode_cursor
+from app.models import Chunk, KnowledgeBase
+
+
+def check_vector(kb: KnowledgeBase, vector: Sequence[float], *, where: str) -> None:
+    """A vector must have the knowledge base's dimension and finite components."""
+    if len(vector) != kb.embedding_dimensions:
+        raise ValidationFailed(
+            f"{where} has {len(vector)} dimensions; knowledge base {kb.name!r} expects "
+            f"{kb.embedding_dimensions}.",
+            extra={"expected_dimensions": kb.embedding_dimensions, "given_dimensions": len(vector)},
+        )
+    if not all(math.isfinite(x) for x in vector):
+        raise ValidationFailed(f"{where} contains NaN or infinite components.")
+
+
+def to_read(chunk: Chunk, *, include_vector: bool = False) -> ChunkRead:
+    return ChunkRead(
+        chunk_id=chunk.id,
+        doc_id=chunk.document_id,
+        text=chunk.text,
+        chunk_index=chunk.chunk_index,
+        node_path=chunk.node_path,
+        depth=chunk.depth,
+        leaf_node_id=chunk.leaf_node_id,
+        section_titles=chunk.section_titles,
+        doc_title=chunk.doc_title,
+        page_start=chunk.page_start,
+        page_end=chunk.page_end,
+        start_offset=chunk.start_offset,
+        end_offset=chunk.end_offset,
+        metadata=chunk.metadata_,
+        embedded=chunk.embedding is not None,
+        vector=[float(x) for x in chunk.embedding]
+        if include_vector and chunk.embedding is not None
+        else None,
+        created_at=chunk.created_at,
+        updated_at=chunk.updated_at,
+    )
+
+
+async def upsert_many(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    items: Sequence[ChunkBulkItem],
+    embedder: DocumentEmbedder | None,
+) -> ChunkBulkResult:
+    """Write all items or none; items without a vector are embedded (or left null)."""
+    ids = [item.chunk_id for item in items if item.chunk_id is not None]
+    if len(ids) != len(set(ids)):
+        raise ValidationFailed("The same chunk_id appears more than once in the request.")
+    for position, item in enumerate(items):
+        if item.vector is not None:
+            check_vector(kb, item.vector, where=f"chunks[{position}].vector")
+    titles = {item.doc_id: item.doc_title for item in items if item.doc_title}
+    documents = await repository.resolve_documents(
+        session, kb, [item.doc_id for item in items], titles
+    )
+    to_embed = [position for position, item in enumerate(items) if item.vector is None]
+    vectors = await embed_texts(session, kb, [items[p].text for p in to_embed], embedder)
+    computed = dict(zip(to_embed, vectors, strict=True))
+    rows = [
+        ChunkRow(
+            id=item.chunk_id or uuid.uuid4(),
+            document_id=documents[item.doc_id],
+            chunk_index=item.chunk_index,
+            text=item.text,
+            text_sha256=text_sha256(item.text),
+            node_path=item.node_path,
+            depth=item.depth,
+            leaf_node_id=item.leaf_node_id,
+            section_titles=item.section_titles,
+            doc_title=item.doc_title,
+            page_start=item.page_start,
+            page_end=item.page_end,
+            start_offset=item.start_offset,
+            end_offset=item.end_offset,
+            metadata=item.metadata,
+            embedding=item.vector if item.vector is not None else computed[position],
+        )
+        for position, item in enumerate(items)
+    ]
+    written = await repository.upsert_rows(session, kb, rows)
+    if written != len(rows):
+        # Rolled back by the request scope: nothing of this request is kept.
+        raise Conflict("A chunk_id in the request belongs to another knowledge base.")
+    await repository.refresh_document_counts(session, [row.document_id for row in rows])
+    return ChunkBulkResult(
+        count=len(rows),
+        chunk_ids=[row.id for row in rows],
+        embedded=sum(row.embedding is not None for row in rows),
+    )
+
+
+async def get_or_none(
+    session: AsyncSession, kb: KnowledgeBase, chunk_id: uuid.UUID
+) -> Chunk | None:
+    return await repository.get(session, kb, chunk_id)
+
+
+async def get_fresh(session: AsyncSession, kb: KnowledgeBase, chunk_id: uuid.UUID) -> Chunk:
+    """The chunk as stored now (after a raw-SQL upsert the identity map may be stale)."""
+    chunk = await get_or_404(session, kb, chunk_id)
+    await session.refresh(chunk)
+    return chunk
+
+
+async def get_or_404(session: AsyncSession, kb: KnowledgeBase, chunk_id: uuid.UUID) -> Chunk:
+    chunk = await repository.get(session, kb, chunk_id)
+    if chunk is None:
+        raise NotFound(f"No chunk {chunk_id} in knowledge base {kb.name!r}.")
+    return chunk
+
+
+async def list_page(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    *,
+    document_id: uuid.UUID | None,
+    embedded: bool | None,
+    limit: int,
+    cursor: str | None,
+    include_vector: bool,
+) -> Page[ChunkRead]:
+    after = None
+    if cursor is not None:
+        doc, index, last = decode_cursor(cursor, arity=3)
+        try:
+            after = (uuid.UUID(str(doc)), int(index), uuid.UUID(str(last)))
+        except (TypeError, ValueError) as exc:
+            raise ValidationFailed("The cursor is not valid for this listing.") from exc
+    chunks, total = await repository.list_page(
+        session, kb, document_id=document_id, embedded=embedded, after=after, limit=limit + 1
+    )
+    next_cursor = None
+    if len(chunks) > limit:
+        last_chunk = chunks[limit - 1]
+        next_cursor = encode_cursor(
+            [str(last_chunk.document_id), last_chunk.chunk_index, str(last_chunk.id)]
+        )
+    return Page(
+        items=[to_read(chunk, include_vector=include_vector) for chunk in chunks[:limit]],
+        total=total,
+        limit=limit,
+        next_cursor=next_cursor,
+    )
+
+
+async def count(session: AsyncSession, kb: KnowledgeBase) -> ChunkCount:
+    total, embedded = await repository.counts(session, kb)
+    return ChunkCount(count=total, embedded=embedded, not_embedded=total - embedded)
+
+
+async def delete(
+    session: AsyncSession, kb: KnowledgeBase, *, document_id: uuid.UUID | None = None
+) -> ChunkDeleteResult:
+    deleted, _ = await repository.delete_where(session, kb, document_id=document_id)
+    if document_id is None:
+        await repository.clear_document_counts(session, kb)
+    else:
+        await repository.refresh_document_counts(session, [document_id])
+    return ChunkDeleteResult(deleted=deleted)
