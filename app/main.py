@@ -14,10 +14,14 @@ from app.chunks.router import router as chunks_router
 from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
+from app.documents.pipeline import Ingestor
+from app.documents.router import router as documents_router
 from app.health.router import Check
 from app.health.router import router as health_router
+from app.jobs.worker import WorkerPool
 from app.kit.problems import Problem, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
+from app.search.router import router as search_router
 
 logger = logging.getLogger(__name__)
 
@@ -25,7 +29,9 @@ ReadinessProbe = Callable[[], Awaitable[Check]]
 
 TAGS = [
     {"name": "knowledge-bases", "description": "Named corpora with a fixed embedding model."},
+    {"name": "documents", "description": "Uploads, their trees and ingestion progress."},
     {"name": "chunks", "description": "Retrievable slices of documents, with lineage and vectors."},
+    {"name": "search", "description": "Hybrid, vector and full-text search with filters."},
     {"name": "health", "description": "Liveness and readiness."},
 ]
 
@@ -47,9 +53,18 @@ def create_app(
             embedded = EmbeddedPostgres(settings.embedded_pg_dir)
             url = embedded.start()
         app.state.database = Database(url, settings)
+        pool: WorkerPool | None = None
+        if settings.workers > 0:
+            ingestor = Ingestor(app.state.database, settings, app.state.embedder_factory)
+            handlers = {"ingest": ingestor.handle, "reindex": ingestor.handle}
+            pool = WorkerPool(app.state.database, settings, handlers, concurrency=settings.workers)
+            pool.start()
+            app.state.poke_workers = pool.poke
         try:
             yield
         finally:
+            if pool is not None:
+                await pool.stop()
             await app.state.database.dispose()
             if embedded is not None:
                 embedded.stop()
@@ -63,17 +78,20 @@ def create_app(
     )
     app.state.settings = settings
     app.state.readiness_probes = []
+    app.state.poke_workers = lambda: None
     app.state.embedder_factory = embedder_factory or default_embedder_factory(settings)
     install_problem_handlers(app)
     app.include_router(health_router)
     app.include_router(knowledge_bases_router)
+    app.include_router(documents_router)
     app.include_router(chunks_router)
+    app.include_router(search_router)
     _register_problem_schema(app)
     return app
 
 
 def _register_problem_schema(app: FastAPI) -> None:
-    """Make `Problem` a named component so every declared error response can reference it."""
+    """Name the schemas that routes reference by hand (problems, the JSON upload body)."""
     original = app.openapi
 
     def openapi() -> dict[str, object]:

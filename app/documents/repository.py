@@ -1,0 +1,64 @@
+"""All SQL about documents."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Document, KnowledgeBase
+
+
+async def by_sha(session: AsyncSession, kb: KnowledgeBase, sha: str) -> list[Document]:
+    rows = await session.scalars(
+        select(Document)
+        .where(
+            Document.knowledge_base_id == kb.id,
+            Document.content_sha256 == sha,
+            Document.status != "failed",
+        )
+        .order_by(Document.created_at)
+    )
+    return list(rows.all())
+
+
+async def by_external_id(
+    session: AsyncSession, kb: KnowledgeBase, external_id: str, *, for_update: bool = False
+) -> Document | None:
+    query = select(Document).where(
+        Document.knowledge_base_id == kb.id, Document.external_id == external_id
+    )
+    if for_update:
+        query = query.with_for_update()
+    return await session.scalar(query)
+
+
+async def list_page(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    *,
+    status: str | None,
+    metadata: dict[str, Any] | None,
+    after: tuple[datetime, uuid.UUID] | None,
+    limit: int,
+) -> tuple[list[Document], int]:
+    conditions = [Document.knowledge_base_id == kb.id]
+    if status is not None:
+        conditions.append(Document.status == status)
+    if metadata:
+        conditions.append(Document.metadata_.contains(metadata))
+    query = select(Document).where(*conditions)
+    if after is not None:
+        created_at, last_id = after
+        query = query.where(
+            or_(
+                Document.created_at > created_at,
+                and_(Document.created_at == created_at, Document.id > last_id),
+            )
+        )
+    rows = await session.scalars(query.order_by(Document.created_at, Document.id).limit(limit))
+    total = await session.scalar(select(func.count()).select_from(Document).where(*conditions))
+    return list(rows.all()), int(total or 0)

@@ -1,0 +1,234 @@
+"""HTTP routes for documents: upload, status, tree, nodes, delete, reindex."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Response, status
+from fastapi.responses import JSONResponse
+
+from app.chunks import service as chunks_service
+from app.chunks.schemas import ChunkRead
+from app.db.dependencies import DatabaseDep, SessionDep
+from app.documents import service
+from app.documents.dependencies import DocumentDep
+from app.documents.schemas import DocumentRead, DocumentStatus, TreeRead
+from app.documents.upload import precheck, read_json, read_multipart
+from app.kit.errors import UnsupportedMediaType, ValidationFailed
+from app.kit.pagination import Page, PageParams, page_params
+from app.kit.problems import problem_responses
+from app.knowledge_bases.dependencies import KnowledgeBaseDep
+
+router = APIRouter(prefix="/v1/knowledge-bases/{kb}/documents", tags=["documents"])
+
+UPLOAD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/DocumentCreate"}},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {
+                        "file": {"type": "string", "format": "binary"},
+                        "title": {"type": "string"},
+                        "metadata": {"type": "string", "description": "A JSON object."},
+                        "external_id": {"type": "string"},
+                        "source_uri": {"type": "string"},
+                        "format": {"type": "string"},
+                        "chunking": {"type": "string", "description": "A JSON object."},
+                    },
+                }
+            },
+        },
+    }
+}
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_202_ACCEPTED,
+    operation_id="documents-create",
+    summary="Upload a document (file or text) to be parsed, chunked and embedded",
+    description=(
+        "Answers 202 with the queued document, or 200 with the existing one when the same bytes "
+        "were uploaded before. `wait=true` holds the answer until the document is `ready` or "
+        "`failed` (or `timeout` seconds pass). Offsets in trees and chunks count Unicode code "
+        "points of the extracted text."
+    ),
+    openapi_extra=UPLOAD_BODY,
+    responses={
+        200: {"model": DocumentRead, "description": "Already uploaded, or done waiting"},
+        **problem_responses(400, 404, 413, 415, 422),
+    },
+)
+async def create_document(
+    request: Request,
+    kb: KnowledgeBaseDep,
+    database: DatabaseDep,
+    wait: Annotated[bool, Query(description="Wait until ready or failed.")] = False,
+    wait_timeout: Annotated[
+        float, Query(alias="timeout", gt=0, le=600, description="Seconds to wait at most.")
+    ] = 60,
+) -> JSONResponse:
+    settings = request.app.state.settings
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json":
+        upload = await read_json(request, settings.max_upload_bytes)
+    elif content_type == "multipart/form-data":
+        upload = await read_multipart(request, settings.max_upload_bytes)
+    else:
+        raise UnsupportedMediaType(
+            "Send application/json ({text, title, ...}) or multipart/form-data with a `file`."
+        )
+    detected = precheck(upload)
+    async with database.transaction() as session:
+        document, created = await service.create(
+            session, kb, upload, detected_format=detected, settings=settings
+        )
+    if created:
+        request.app.state.poke_workers()
+    code = status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
+    if wait and created:
+        finished = await service.wait_until_done(database, document.id, timeout_s=wait_timeout)
+        if finished is not None:
+            document = finished
+            if document.status in ("ready", "failed"):
+                code = status.HTTP_200_OK
+    body = service.to_read(document).model_dump(mode="json")
+    return JSONResponse(
+        body, status_code=code, headers={"Location": f"{request.url.path}/{document.id}"}
+    )
+
+
+@router.get(
+    "",
+    operation_id="documents-list",
+    summary="List documents, by status and metadata",
+    responses=problem_responses(404, 422),
+)
+async def list_documents(
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    page: Annotated[PageParams, Depends(page_params)],
+    status_: Annotated[DocumentStatus | None, Query(alias="status")] = None,
+    metadata: Annotated[
+        str | None, Query(description="A JSON object the metadata must contain.")
+    ] = None,
+) -> Page[DocumentRead]:
+    wanted = None
+    if metadata:
+        try:
+            wanted = json.loads(metadata)
+        except ValueError as exc:
+            raise ValidationFailed("`metadata` must be a JSON object.") from exc
+        if not isinstance(wanted, dict):
+            raise ValidationFailed("`metadata` must be a JSON object.")
+    return await service.list_page(
+        session, kb, status=status_, metadata=wanted, limit=page.limit, cursor=page.cursor
+    )
+
+
+@router.get(
+    "/{doc}",
+    operation_id="documents-get",
+    summary="Get a document and its ingestion progress",
+    responses=problem_responses(404),
+)
+async def get_document(document: DocumentDep) -> DocumentRead:
+    return service.to_read(document)
+
+
+@router.get(
+    "/{doc}/tree",
+    operation_id="documents-get_tree",
+    summary="The document tree (offsets in Unicode code points)",
+    responses=problem_responses(404, 409),
+)
+async def get_tree(document: DocumentDep) -> TreeRead:
+    root = service.tree_of(document)
+    assert document.tree is not None
+    return TreeRead(
+        document_id=document.id,
+        format=document.format,
+        page_count=document.tree.get("page_count"),
+        root=root.model_dump(mode="json"),
+    )
+
+
+@router.get(
+    "/{doc}/nodes/{node_id}",
+    operation_id="documents-get_node",
+    summary="One node of the tree, with its subtree",
+    responses=problem_responses(404, 409),
+)
+async def get_node(document: DocumentDep, node_id: str) -> dict[str, Any]:
+    return service.node_or_404(document, node_id)
+
+
+@router.get(
+    "/{doc}/nodes/{node_id}/ancestors",
+    operation_id="documents-get_ancestors",
+    summary="The node's ancestors, root first, without their subtrees",
+    responses=problem_responses(404, 409),
+)
+async def get_ancestors(document: DocumentDep, node_id: str) -> list[dict[str, Any]]:
+    return service.ancestors_or_404(document, node_id)
+
+
+@router.get(
+    "/{doc}/chunks",
+    operation_id="documents-list_chunks",
+    summary="The document's chunks in order",
+    responses=problem_responses(404, 422),
+)
+async def list_document_chunks(
+    kb: KnowledgeBaseDep,
+    document: DocumentDep,
+    session: SessionDep,
+    page: Annotated[PageParams, Depends(page_params)],
+    include_vector: bool = False,
+) -> Page[ChunkRead]:
+    return await chunks_service.list_page(
+        session,
+        kb,
+        document_id=document.id,
+        embedded=None,
+        limit=page.limit,
+        cursor=page.cursor,
+        include_vector=include_vector,
+    )
+
+
+@router.delete(
+    "/{doc}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    operation_id="documents-delete",
+    summary="Delete a document with its chunks; cancels its processing",
+    responses=problem_responses(404),
+)
+async def delete_document(document: DocumentDep, session: SessionDep) -> Response:
+    await service.delete(session, document)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/{doc}/reindex",
+    status_code=status.HTTP_202_ACCEPTED,
+    operation_id="documents-reindex",
+    summary="Chunk and embed again with the knowledge base's current settings",
+    responses=problem_responses(404, 409),
+)
+async def reindex_document(
+    request: Request,
+    kb: KnowledgeBaseDep,
+    document: DocumentDep,
+    session: SessionDep,
+    background: BackgroundTasks,
+) -> DocumentRead:
+    updated = await service.reindex(session, kb, document, settings=request.app.state.settings)
+    # Runs after the request's transaction committed, so the worker finds the job.
+    background.add_task(request.app.state.poke_workers)
+    return service.to_read(updated)

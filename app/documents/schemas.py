@@ -1,0 +1,85 @@
+"""The public contract of documents and their ingestion state."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DocumentStatus = Literal["queued", "parsing", "chunking", "embedding", "ready", "failed"]
+TERMINAL_STATUSES = frozenset({"ready", "failed"})
+
+
+class DocumentCreate(BaseModel):
+    """A JSON upload of text (markdown or plain); files go through multipart."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, description="The document's text.")
+    title: str | None = Field(default=None, max_length=1000)
+    format: Literal["markdown", "text"] | None = Field(
+        default=None, description="Detected when absent."
+    )
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    source_uri: str | None = Field(default=None, max_length=4000)
+    external_id: str | None = Field(default=None, min_length=1, max_length=256)
+    chunking: dict[str, Any] | None = Field(
+        default=None, description="Overrides the knowledge base's chunking for this upload."
+    )
+
+
+class Progress(BaseModel):
+    stage: DocumentStatus
+    chunks_total: int = 0
+    chunks_embedded: int = 0
+    attempts: int = 0
+    retrying: bool = False
+
+
+class DocumentRead(BaseModel):
+    id: uuid.UUID
+    knowledge_base_id: uuid.UUID
+    title: str
+    external_id: str | None
+    source_uri: str | None
+    filename: str | None
+    format: str | None
+    content_sha256: str | None
+    size_bytes: int
+    metadata: dict[str, Any]
+    status: DocumentStatus
+    error: str | None
+    chunk_count: int
+    embedded_count: int
+    progress: Progress
+    created_at: datetime
+    updated_at: datetime
+
+
+class NodeRangeRead(BaseModel):
+    start_offset: int
+    end_offset: int
+
+
+class TreeRead(BaseModel):
+    """The document tree; offsets count Unicode code points of the extracted text."""
+
+    document_id: uuid.UUID
+    format: str | None
+    page_count: int | None
+    root: dict[str, Any]
+
+
+class NodeRead(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    node_id: str
+    kind: str
+    range: NodeRangeRead
+    text: str
+
+
+class DocumentDeleteResult(BaseModel):
+    deleted: int

@@ -1,0 +1,228 @@
+"""Rules about documents: idempotent uploads, atomic replacement, waiting, tree reads."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.config import Settings
+from app.db.engine import Database
+from app.documents import repository
+from app.documents.schemas import TERMINAL_STATUSES, DocumentRead, Progress
+from app.documents.upload import Upload
+from app.ingestion.chunking import ChunkingConfig
+from app.ingestion.tree import DocumentNode, ancestors, find_node
+from app.jobs import repository as jobs_repository
+from app.kit.errors import Conflict, NotFound, ValidationFailed
+from app.kit.pagination import Page, decode_cursor, encode_cursor
+from app.models import Document, DocumentSource, KnowledgeBase
+
+WAIT_POLL_S = 0.1
+
+
+def to_read(document: Document) -> DocumentRead:
+    progress = {"stage": document.status, **document.progress}
+    return DocumentRead(
+        id=document.id,
+        knowledge_base_id=document.knowledge_base_id,
+        title=document.title,
+        external_id=document.external_id,
+        source_uri=document.source_uri,
+        filename=document.filename,
+        format=document.format,
+        content_sha256=document.content_sha256,
+        size_bytes=document.size_bytes,
+        metadata=document.metadata_,
+        status=document.status,
+        error=document.error,
+        chunk_count=document.chunk_count,
+        embedded_count=document.embedded_count,
+        progress=Progress.model_validate(
+            {key: progress[key] for key in Progress.model_fields if key in progress}
+        ),
+        created_at=document.created_at,
+        updated_at=document.updated_at,
+    )
+
+
+def check_chunking(kb: KnowledgeBase, override: dict[str, Any] | None) -> None:
+    """Reject a bad chunking override at upload rather than in the background job."""
+    try:
+        ChunkingConfig(**{**kb.chunking, **(override or {})})
+    except (ValidationError, TypeError) as exc:
+        raise ValidationFailed(f"Invalid chunking settings: {exc}") from exc
+
+
+async def create(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    upload: Upload,
+    *,
+    detected_format: str,
+    settings: Settings,
+) -> tuple[Document, bool]:
+    """Queue a document for ingestion; returns (document, created). Same bytes: no new work."""
+    check_chunking(kb, upload.chunking)
+    sha = hashlib.sha256(upload.data).hexdigest()
+    previous = None
+    if upload.external_id is not None:
+        previous = await repository.by_external_id(session, kb, upload.external_id, for_update=True)
+    for existing in await repository.by_sha(session, kb, sha):
+        if upload.external_id is None or existing.external_id in (None, upload.external_id):
+            return existing, False
+    replaces = previous.id if previous is not None else None
+    document = Document(
+        id=uuid.uuid4(),
+        project_id=kb.project_id,
+        knowledge_base_id=kb.id,
+        title=upload.title or "",
+        # A replacement takes the external id only when it becomes ready (see the pipeline).
+        external_id=None if replaces else upload.external_id,
+        source_uri=upload.source_uri,
+        filename=upload.filename,
+        format=detected_format,
+        content_sha256=sha,
+        size_bytes=len(upload.data),
+        metadata_=upload.metadata,
+        status="queued",
+        progress={"stage": "queued"},
+    )
+    session.add(document)
+    await session.flush()
+    session.add(
+        DocumentSource(
+            document_id=document.id,
+            project_id=kb.project_id,
+            content=upload.data,
+            content_type=upload.content_type,
+        )
+    )
+    session.add(
+        jobs_repository.new_job(
+            project_id=kb.project_id,
+            knowledge_base_id=kb.id,
+            document_id=document.id,
+            kind="ingest",
+            payload={
+                "format": detected_format,
+                "title": upload.title,
+                "content_type": upload.content_type,
+                "chunking": upload.chunking,
+                "replaces": str(replaces) if replaces else None,
+                "external_id": upload.external_id,
+            },
+            max_attempts=settings.job_max_attempts,
+        )
+    )
+    await session.flush()
+    return document, True
+
+
+async def wait_until_done(
+    database: Database, document_id: uuid.UUID, *, timeout_s: float
+) -> Document | None:
+    """Poll until the document is ready or failed (or gone), or the timeout passes."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        async with database.transaction() as session:
+            document = await session.get(Document, document_id)
+        if document is None or document.status in TERMINAL_STATUSES:
+            return document
+        if time.monotonic() >= deadline:
+            return document
+        await asyncio.sleep(WAIT_POLL_S)
+
+
+async def list_page(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    *,
+    status: str | None,
+    metadata: dict[str, Any] | None,
+    limit: int,
+    cursor: str | None,
+) -> Page[DocumentRead]:
+    after = None
+    if cursor is not None:
+        created_at, last_id = decode_cursor(cursor, arity=2)
+        try:
+            after = (datetime.fromisoformat(created_at), uuid.UUID(last_id))
+        except (TypeError, ValueError) as exc:
+            raise ValidationFailed("The cursor is not valid for this listing.") from exc
+    documents, total = await repository.list_page(
+        session, kb, status=status, metadata=metadata, after=after, limit=limit + 1
+    )
+    next_cursor = None
+    if len(documents) > limit:
+        last = documents[limit - 1]
+        next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)])
+    return Page(
+        items=[to_read(d) for d in documents[:limit]],
+        total=total,
+        limit=limit,
+        next_cursor=next_cursor,
+    )
+
+
+def tree_of(document: Document) -> DocumentNode:
+    if document.tree is None:
+        raise Conflict(f"Document {document.id} has no tree yet (status {document.status!r}).")
+    return DocumentNode.model_validate(document.tree["root"])
+
+
+def node_or_404(document: Document, node_id: str) -> dict[str, Any]:
+    node = find_node(tree_of(document), node_id)
+    if node is None:
+        raise NotFound(f"No node {node_id!r} in document {document.id}.")
+    return node.model_dump(mode="json")
+
+
+def ancestors_or_404(document: Document, node_id: str) -> list[dict[str, Any]]:
+    root = tree_of(document)
+    if find_node(root, node_id) is None:
+        raise NotFound(f"No node {node_id!r} in document {document.id}.")
+    # Ancestors without their subtrees: the caller wants the path, not the whole document.
+    return [node.model_dump(mode="json", exclude={"children"}) for node in ancestors(root, node_id)]
+
+
+async def delete(session: AsyncSession, document: Document) -> None:
+    """Delete the document, its chunks, its source and its pending jobs in one transaction."""
+    await jobs_repository.cancel_for_document(session, document.id)
+    await session.delete(document)
+    await session.flush()
+
+
+async def reindex(
+    session: AsyncSession, kb: KnowledgeBase, document: Document, *, settings: Settings
+) -> Document:
+    """Chunk and embed again with the knowledge base's current settings.
+
+    The old chunks stay searchable until the new ones replace them in one transaction.
+    """
+    if document.status not in TERMINAL_STATUSES:
+        raise Conflict(f"Document {document.id} is still being processed ({document.status}).")
+    if document.tree is None and await session.get(DocumentSource, document.id) is None:
+        raise Conflict(f"Document {document.id} has nothing to reindex from.")
+    document.status = "queued"
+    document.error = None
+    document.progress = {"stage": "queued"}
+    session.add(
+        jobs_repository.new_job(
+            project_id=kb.project_id,
+            knowledge_base_id=kb.id,
+            document_id=document.id,
+            kind="reindex",
+            payload={"format": document.format},
+            max_attempts=settings.job_max_attempts,
+        )
+    )
+    await session.flush()
+    await session.refresh(document)
+    return document

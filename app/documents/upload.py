@@ -1,0 +1,150 @@
+"""Reading an upload: size-limited streaming, multipart or JSON, and the checks done at once."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import Request
+from pydantic import ValidationError
+from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
+
+from app.documents.schemas import DocumentCreate
+from app.ingestion.detect import detect_format
+from app.kit.errors import BadRequest, PayloadTooLarge, UnprocessableDocument, ValidationFailed
+
+TEXT_FORMATS = frozenset({"text", "markdown", "csv", "html"})
+MAX_FORM_FIELD_BYTES = 1024 * 1024
+
+
+@dataclass
+class Upload:
+    """What the client sent, before any parsing."""
+
+    data: bytes
+    filename: str | None = None
+    content_type: str | None = None
+    format: str | None = None
+    title: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    source_uri: str | None = None
+    external_id: str | None = None
+    chunking: dict[str, Any] | None = None
+
+
+def _too_large(limit: int) -> PayloadTooLarge:
+    return PayloadTooLarge(f"The upload is larger than the limit of {limit} bytes.")
+
+
+async def limited_stream(request: Request, limit: int) -> AsyncGenerator[bytes, None]:
+    """The request body, cut off with 413 as soon as it passes `limit` bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise _too_large(limit)
+    received = 0
+    async for piece in request.stream():
+        received += len(piece)
+        if received > limit:
+            raise _too_large(limit)
+        yield piece
+
+
+async def read_json(request: Request, limit: int) -> Upload:
+    body = b"".join([piece async for piece in limited_stream(request, limit)])
+    try:
+        data = DocumentCreate.model_validate_json(body)
+    except ValidationError as exc:
+        errors = [
+            {"loc": ["body", *map(str, err["loc"])], "msg": err["msg"], "type": err["type"]}
+            for err in exc.errors()
+        ]
+        raise ValidationFailed(
+            "The request body is not a valid document: "
+            + "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors[:5]),
+            extra={"errors": errors},
+        ) from exc
+    return Upload(
+        data=data.text.encode("utf-8"),
+        format=data.format,
+        title=data.title,
+        metadata=data.metadata,
+        source_uri=data.source_uri,
+        external_id=data.external_id,
+        chunking=data.chunking,
+    )
+
+
+def _json_object(raw: str | None, name: str) -> dict[str, Any] | None:
+    if raw is None or raw == "":
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        raise ValidationFailed(f"Form field {name!r} must be a JSON object.") from exc
+    if not isinstance(value, dict):
+        raise ValidationFailed(f"Form field {name!r} must be a JSON object.")
+    return value
+
+
+def _text_field(form: Any, name: str, max_length: int) -> str | None:
+    value = form.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationFailed(f"Form field {name!r} must be text.")
+    if len(value) > max_length:
+        raise ValidationFailed(f"Form field {name!r} is longer than {max_length} characters.")
+    return value or None
+
+
+async def read_multipart(request: Request, limit: int) -> Upload:
+    parser = MultiPartParser(
+        request.headers,
+        limited_stream(request, limit),
+        max_files=1,
+        max_fields=20,
+        max_part_size=MAX_FORM_FIELD_BYTES,
+    )
+    try:
+        form = await parser.parse()
+    except MultiPartException as exc:
+        raise BadRequest(f"The multipart body is malformed: {exc.message}") from exc
+    try:
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile):
+            raise ValidationFailed("A multipart upload needs a `file` part.")
+        data = await upload.read()
+        return Upload(
+            data=data,
+            filename=upload.filename,
+            content_type=upload.content_type,
+            title=_text_field(form, "title", 1000),
+            metadata=_json_object(_text_field(form, "metadata", MAX_FORM_FIELD_BYTES), "metadata")
+            or {},
+            source_uri=_text_field(form, "source_uri", 4000),
+            external_id=_text_field(form, "external_id", 256),
+            chunking=_json_object(_text_field(form, "chunking", 10_000), "chunking"),
+            format=_text_field(form, "format", 16),
+        )
+    finally:
+        await form.close()
+
+
+def precheck(upload: Upload) -> str:
+    """Checks cheap enough to answer at upload; returns the detected format."""
+    if not upload.data.strip():
+        raise UnprocessableDocument("The document is empty.")
+    fmt = upload.format or detect_format(upload.data, upload.filename, upload.content_type)
+    if fmt in TEXT_FORMATS:
+        if b"\x00" in upload.data:
+            raise UnprocessableDocument("The document contains NUL bytes; it is not text.")
+        try:
+            upload.data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UnprocessableDocument(
+                f"The document is not valid UTF-8 (byte {exc.start})."
+            ) from exc
+    return fmt

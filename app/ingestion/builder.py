@@ -1,0 +1,175 @@
+"""Build a document tree from a flat list of heading and paragraph blocks."""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from app.ingestion import segment
+from app.ingestion.tree import (
+    ChildNode,
+    DocumentNode,
+    NodeKind,
+    NodeRange,
+    ParagraphNode,
+    SectionNode,
+    SentenceNode,
+    make_node_id,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A heading or paragraph found by a parser, with its trimmed range in the text."""
+
+    kind: Literal["heading", "paragraph"]
+    start: int
+    end: int
+    level: int = 0
+    title: str = ""
+    # Code, table rows and CSV rows are kept whole: sentence rules would only cut them badly.
+    split_sentences: bool = True
+
+
+@dataclass(slots=True)
+class _Draft:
+    kind: NodeKind
+    start: int
+    end: int
+    title: str = ""
+    level: int = 0
+    children: list[_Draft] = field(default_factory=list)
+
+
+class _Freezer:
+    def __init__(self, text: str, page_offsets: Sequence[int] | None) -> None:
+        self.text = text
+        self.digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        self.page_offsets = page_offsets
+
+    def pages(self, start: int, end: int) -> tuple[int | None, int | None]:
+        return page_span(self.page_offsets, start, end)
+
+    def common(self, draft: _Draft, path: str) -> dict[str, object]:
+        page_start, page_end = self.pages(draft.start, draft.end)
+        return {
+            "node_id": make_node_id(self.digest, draft.kind, draft.start, draft.end, path),
+            "range": NodeRange(start_offset=draft.start, end_offset=draft.end),
+            "text": self.text[draft.start : draft.end],
+            "page_start": page_start,
+            "page_end": page_end,
+        }
+
+    def child(self, draft: _Draft, path: str) -> ChildNode:
+        fields = self.common(draft, path)
+        kids = [self.child(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
+        if draft.kind is NodeKind.SENTENCE:
+            return SentenceNode.model_validate(fields)
+        if draft.kind is NodeKind.PARAGRAPH:
+            return ParagraphNode.model_validate({**fields, "children": kids})
+        return SectionNode.model_validate(
+            {**fields, "title": draft.title, "level": draft.level, "children": kids}
+        )
+
+
+def page_span(
+    page_offsets: Sequence[int] | None, start: int, end: int
+) -> tuple[int | None, int | None]:
+    """Return the 1-based first and last page of `[start, end)`, or Nones without a page map."""
+    if not page_offsets:
+        return None, None
+    first = bisect.bisect_right(page_offsets, start)
+    last = bisect.bisect_right(page_offsets, max(start, end - 1))
+    return max(first, 1), max(last, 1)
+
+
+def _paragraph(text: str, block: Block) -> _Draft:
+    draft = _Draft(NodeKind.PARAGRAPH, block.start, block.end)
+    if block.split_sentences:
+        spans = segment.sentences(text, block.start, block.end)
+        # One sentence would only repeat its paragraph, so the paragraph stays the leaf.
+        if len(spans) > 1:
+            draft.children = [_Draft(NodeKind.SENTENCE, s, e) for s, e in spans]
+    return draft
+
+
+def build_tree(
+    text: str,
+    blocks: Sequence[Block],
+    *,
+    title: str | None,
+    page_offsets: Sequence[int] | None = None,
+) -> DocumentNode:
+    """Nest headings by level (an equal or higher level closes a section) and freeze the tree."""
+    root = _Draft(NodeKind.DOCUMENT, 0, len(text))
+    open_sections: list[_Draft] = []
+    for block in blocks:
+        if not (0 <= block.start < block.end <= len(text)):
+            raise ValueError(f"block range {block.start}..{block.end} is outside the text")
+        if block.kind == "heading":
+            while open_sections and open_sections[-1].level >= block.level:
+                open_sections.pop()
+            node = _Draft(
+                NodeKind.SECTION, block.start, block.end, title=block.title, level=block.level
+            )
+        else:
+            node = _paragraph(text, block)
+        (open_sections[-1] if open_sections else root).children.append(node)
+        # A section ends where its last content ends, whatever depth that content sits at.
+        for section in open_sections:
+            section.end = block.end
+        if block.kind == "heading":
+            open_sections.append(node)
+
+    freezer = _Freezer(text, page_offsets)
+    fields = freezer.common(root, "")
+    kids = [freezer.child(kid, str(i)) for i, kid in enumerate(root.children)]
+    return DocumentNode.model_validate({**fields, "title": title, "children": kids})
+
+
+class TextBuilder:
+    """Assemble extracted text from pieces and record a block for each piece."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._length = 0
+        self.blocks: list[Block] = []
+
+    @property
+    def length(self) -> int:
+        """The length of the text so far."""
+        return self._length
+
+    def raw(self, piece: str) -> None:
+        """Append text that belongs to no block (a separator)."""
+        self._parts.append(piece)
+        self._length += len(piece)
+
+    def add(
+        self,
+        piece: str,
+        *,
+        kind: Literal["heading", "paragraph"] = "paragraph",
+        level: int = 0,
+        title: str = "",
+        split_sentences: bool = True,
+        separator: str = "\n\n",
+    ) -> None:
+        """Append a stripped piece as a block after `separator`; blank pieces are dropped."""
+        piece = piece.strip()
+        if not piece:
+            return
+        if self._parts:
+            self.raw(separator)
+        start = self._length
+        self.raw(piece)
+        self.blocks.append(
+            Block(kind, start, self._length, level, title, split_sentences=split_sentences)
+        )
+
+    def text(self) -> str:
+        """Return the text assembled so far."""
+        return "".join(self._parts)

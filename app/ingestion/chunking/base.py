@@ -1,0 +1,134 @@
+"""Chunking configuration, the chunk draft, and the context every strategy works in.
+
+Range rule: a chunk's `text` is exactly `prefix + source[start_offset:end_offset]`, where
+`source` is `ParsedDocument.text`. `prefix` is empty unless `include_headings` prepends the
+heading path (hierarchical) or the strategy repeats the CSV header (`csv_rows`); so by default
+a chunk is a contiguous slice of the extracted text. Its lineage (`node_path`) runs from the
+root to the deepest node whose range contains the whole slice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.ingestion.builder import page_span
+from app.ingestion.parsers import ParsedDocument
+from app.ingestion.tokens import TokenCounter
+from app.ingestion.tree import SectionNode, containing_path
+
+Strategy = Literal["hierarchical", "sliding_window", "csv_rows"]
+
+
+class ChunkingConfig(BaseModel):
+    """How a document is cut into chunks; stored per knowledge base."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    strategy: Strategy = "hierarchical"
+    # None means the embedder's window (256 tokens for all-MiniLM-L6-v2).
+    max_tokens: int | None = Field(default=None, ge=16, le=8192)
+    overlap_tokens: int = Field(default=32, ge=0)
+    window_chars: int = Field(default=2000, ge=50)
+    overlap_chars: int = Field(default=200, ge=0)
+    # A section with fewer content tokens than this joins the next sibling section.
+    min_tokens: int = Field(default=32, ge=0)
+    rows_per_chunk: int | None = Field(default=None, ge=1)
+    include_headings: bool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ChunkingConfig:
+        if self.max_tokens is not None and self.overlap_tokens >= self.max_tokens:
+            raise ValueError("overlap_tokens must be smaller than max_tokens")
+        if self.overlap_chars >= self.window_chars:
+            raise ValueError("overlap_chars must be smaller than window_chars")
+        return self
+
+
+class ChunkDraft(BaseModel):
+    """A chunk ready to embed: its text, where it comes from, and its lineage in the tree."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    chunk_index: int
+    text: str
+    prefix: str = ""
+    start_offset: int
+    end_offset: int
+    token_count: int
+    node_path: list[str]
+    depth: int
+    leaf_node_id: str
+    section_titles: list[str]
+    doc_title: str | None
+    page_start: int | None
+    page_end: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RawChunk:
+    """A strategy's output before lineage is attached."""
+
+    start: int
+    end: int
+    prefix: str = ""
+    tokens: int | None = None
+
+
+class ChunkContext:
+    """The document, settings and counter a strategy works with; counts are cached."""
+
+    def __init__(
+        self,
+        parsed: ParsedDocument,
+        config: ChunkingConfig,
+        counter: TokenCounter,
+        *,
+        max_tokens: int,
+    ) -> None:
+        self.parsed = parsed
+        self.source = parsed.text
+        self.config = config
+        self.counter = counter
+        self.max_tokens = max_tokens
+        self.overhead = counter.count_tokens("")
+        self._cache: dict[tuple[int, int], int] = {}
+
+    def content_tokens(self, start: int, end: int) -> int:
+        """Tokens of `source[start:end]` without the model's special tokens."""
+        key = (start, end)
+        if key not in self._cache:
+            self._cache[key] = self.counter.count_tokens(self.source[start:end]) - self.overhead
+        return self._cache[key]
+
+    def total_tokens(self, prefix: str, start: int, end: int) -> int:
+        """Tokens the model sees for `prefix + source[start:end]`."""
+        if not prefix:
+            return self.content_tokens(start, end) + self.overhead
+        return self.counter.count_tokens(prefix + self.source[start:end])
+
+    def draft(self, index: int, raw: RawChunk) -> ChunkDraft:
+        """Attach lineage, pages and the token count to a raw chunk."""
+        root = self.parsed.root
+        path = containing_path(root, raw.start, raw.end)
+        page_start, page_end = page_span(self.parsed.page_offsets, raw.start, raw.end)
+        tokens = raw.tokens
+        if tokens is None:
+            tokens = self.total_tokens(raw.prefix, raw.start, raw.end)
+        return ChunkDraft(
+            chunk_index=index,
+            text=raw.prefix + self.source[raw.start : raw.end],
+            prefix=raw.prefix,
+            start_offset=raw.start,
+            end_offset=raw.end,
+            token_count=tokens,
+            node_path=[node.node_id for node in path],
+            depth=len(path) - 1,
+            leaf_node_id=path[-1].node_id,
+            section_titles=[node.title for node in path if isinstance(node, SectionNode)],
+            doc_title=self.parsed.title,
+            page_start=page_start,
+            page_end=page_end,
+        )

@@ -1,0 +1,120 @@
+"""What every parser takes and gives: limits, the parsed document, the protocol, text decoding."""
+
+from __future__ import annotations
+
+import codecs
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.ingestion.builder import Block, build_tree
+from app.ingestion.tree import DocumentNode
+from app.kit.errors import PayloadTooLarge, UnprocessableDocument
+
+
+class ParseLimits(BaseModel):
+    """Bounds on the work one document may cause; hostile or huge input fails fast."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_bytes: int = Field(default=100 * 1024 * 1024, gt=0)
+    max_text_chars: int = Field(default=20_000_000, gt=0)
+    max_pdf_pages: int = Field(default=2000, gt=0)
+    max_zip_uncompressed_bytes: int = Field(default=200_000_000, gt=0)
+    max_zip_entries: int = Field(default=10_000, gt=0)
+    # Word XML deflates about 10:1; a bomb of zeros about 1000:1.
+    max_zip_ratio: float = Field(default=200.0, gt=1)
+    max_csv_rows: int = Field(default=1_000_000, gt=0)
+    # Python's csv module refuses fields over 131072 characters on its own.
+    max_csv_field_chars: int = Field(default=131_072, gt=0, le=131_072)
+
+
+class ParsedDocument(BaseModel):
+    """The extracted text, its tree, and what the parser learned about the document."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    title: str | None
+    root: DocumentNode
+    format: str
+    page_count: int | None = None
+    # Offset in `text` where each page starts (page n starts at page_offsets[n - 1]); PDF only.
+    page_offsets: list[int] | None = None
+    # The header row's cells; CSV only. Its rendered line is also the root's first paragraph.
+    csv_header: list[str] | None = None
+
+
+class Parser(Protocol):
+    """Turns the bytes of one format into a ParsedDocument."""
+
+    @property
+    def format(self) -> str:
+        """The format name this parser registers under."""
+        ...
+
+    def parse(self, data: bytes, *, title: str | None, limits: ParseLimits) -> ParsedDocument:
+        """Parse `data`; raise UnprocessableDocument or PayloadTooLarge on bad input."""
+        ...
+
+
+def decode_text(data: bytes) -> str:
+    """Decode UTF-8 (BOM optional; UTF-16 with a BOM), reject binary, normalise line ends."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise UnprocessableDocument(f"not valid UTF-16 at byte {exc.start}") from exc
+    else:
+        skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+        try:
+            text = data[skip:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise UnprocessableDocument(f"not valid UTF-8 at byte {exc.start + skip}") from exc
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise UnprocessableDocument(f"contains a NUL character at offset {nul}: not a text file")
+    # One line-end convention keeps every offset rule simple; the offsets refer to this text.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    require_text(text)
+    return text
+
+
+def require_text(text: str) -> None:
+    """Reject a document with nothing but whitespace."""
+    if not text.strip():
+        raise UnprocessableDocument("empty document")
+
+
+def check_text_size(text: str, limits: ParseLimits) -> None:
+    """Reject extracted text longer than the limit."""
+    if len(text) > limits.max_text_chars:
+        raise PayloadTooLarge(
+            f"extracted text has {len(text)} characters; the limit is {limits.max_text_chars}"
+        )
+
+
+def finish(
+    text: str,
+    blocks: list[Block],
+    *,
+    format: str,
+    title: str | None,
+    limits: ParseLimits,
+    page_offsets: list[int] | None = None,
+    csv_header: list[str] | None = None,
+) -> ParsedDocument:
+    """Build the tree over `text` and wrap it in a ParsedDocument."""
+    if not blocks:
+        raise UnprocessableDocument("empty document")
+    check_text_size(text, limits)
+    root = build_tree(text, blocks, title=title, page_offsets=page_offsets)
+    return ParsedDocument(
+        text=text,
+        title=title,
+        root=root,
+        format=format,
+        page_count=len(page_offsets) if page_offsets is not None else None,
+        page_offsets=page_offsets,
+        csv_header=csv_header,
+    )

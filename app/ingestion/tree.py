@@ -1,0 +1,174 @@
+"""The document tree: typed nodes with ranges into the document's extracted text.
+
+Trimming rule: every node's `text` is exactly `source[range.start_offset:range.end_offset]`,
+where `source` is the extracted text (`ParsedDocument.text`) and offsets count Unicode code
+points (Python `str` indices). Paragraph and sentence ranges are trimmed of surrounding
+whitespace. A section's range runs from the first character of its header line to the end of
+its last content (trimmed), or to the end of the header line when it has no content. The
+document root spans the whole text, `[0, len(source))`. Children lie inside their parent, in
+order, without overlapping.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from collections.abc import Iterator, Sequence
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class NodeKind(StrEnum):
+    """The kinds of node a document tree holds."""
+
+    DOCUMENT = "document"
+    SECTION = "section"
+    PARAGRAPH = "paragraph"
+    SENTENCE = "sentence"
+    TOPIC = "topic"
+
+
+class NodeRange(BaseModel):
+    """A half-open `[start_offset, end_offset)` range of code points in the extracted text."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    start_offset: int = Field(ge=0)
+    end_offset: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> NodeRange:
+        if self.end_offset < self.start_offset:
+            raise ValueError("end_offset must not be before start_offset")
+        return self
+
+
+class _NodeBase(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    node_id: str
+    range: NodeRange
+    text: str
+    page_start: int | None = None
+    page_end: int | None = None
+
+
+class SentenceNode(_NodeBase):
+    """A sentence inside a paragraph; always a leaf."""
+
+    kind: Literal[NodeKind.SENTENCE] = NodeKind.SENTENCE
+
+
+class ParagraphNode(_NodeBase):
+    """A block of text; its children are its sentences when it has two or more."""
+
+    kind: Literal[NodeKind.PARAGRAPH] = NodeKind.PARAGRAPH
+    children: list[SentenceNode] = Field(default_factory=list)
+
+
+class SectionNode(_NodeBase):
+    """A heading and everything under it up to the next heading of the same or higher level."""
+
+    kind: Literal[NodeKind.SECTION] = NodeKind.SECTION
+    title: str
+    level: int = Field(ge=0, le=9)
+    children: list[ChildNode] = Field(default_factory=list)
+
+
+class TopicNode(_NodeBase):
+    """A semantic topic boundary; reserved, no parser produces it yet."""
+
+    kind: Literal[NodeKind.TOPIC] = NodeKind.TOPIC
+    children: list[ChildNode] = Field(default_factory=list)
+
+
+class DocumentNode(_NodeBase):
+    """The root of every document tree; it spans the whole extracted text."""
+
+    kind: Literal[NodeKind.DOCUMENT] = NodeKind.DOCUMENT
+    title: str | None = None
+    children: list[ChildNode] = Field(default_factory=list)
+
+
+ChildNode = Annotated[
+    SectionNode | TopicNode | ParagraphNode | SentenceNode, Field(discriminator="kind")
+]
+Node = DocumentNode | SectionNode | TopicNode | ParagraphNode | SentenceNode
+
+SectionNode.model_rebuild()
+TopicNode.model_rebuild()
+DocumentNode.model_rebuild()
+
+
+def make_node_id(doc_digest: str, kind: NodeKind, start: int, end: int, path: str) -> str:
+    """Return a short stable id: the same text and position always give the same id."""
+    key = f"{doc_digest}|{kind.value}|{start}|{end}|{path}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def children_of(node: Node) -> Sequence[ChildNode]:
+    """Return the node's children (empty for a sentence); not a copy."""
+    if isinstance(node, SentenceNode):
+        return ()
+    return node.children
+
+
+def iter_nodes(root: Node) -> Iterator[Node]:
+    """Yield every node in document order (pre-order), root first."""
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children_of(node)))
+
+
+def iter_with_parents(root: Node) -> Iterator[tuple[Node, Node | None]]:
+    """Yield `(node, parent)` pairs in document order; the root's parent is None."""
+    stack: list[tuple[Node, Node | None]] = [(root, None)]
+    while stack:
+        node, parent = stack.pop()
+        yield node, parent
+        stack.extend((child, node) for child in reversed(children_of(node)))
+
+
+def find_node(root: Node, node_id: str) -> Node | None:
+    """Return the node with this id, or None."""
+    return next((node for node in iter_nodes(root) if node.node_id == node_id), None)
+
+
+def node_path(root: Node, node_id: str) -> list[Node]:
+    """Return the nodes from the root down to and including `node_id`; KeyError if absent."""
+    stack: list[tuple[Node, list[Node]]] = [(root, [root])]
+    while stack:
+        node, path = stack.pop()
+        if node.node_id == node_id:
+            return path
+        stack.extend((child, [*path, child]) for child in children_of(node))
+    raise KeyError(node_id)
+
+
+def ancestors(root: Node, node_id: str) -> list[Node]:
+    """Return the ancestors of `node_id` from the root to its parent; KeyError if absent."""
+    return node_path(root, node_id)[:-1]
+
+
+def leaves(root: Node) -> list[Node]:
+    """Return the nodes without children, in document order."""
+    return [node for node in iter_nodes(root) if not children_of(node)]
+
+
+def containing_path(root: Node, start: int, end: int) -> list[Node]:
+    """Return the path from the root to the deepest node whose range contains `[start, end)`."""
+    path: list[Node] = [root]
+    node: Node = root
+    while True:
+        children = children_of(node)
+        # Children are ordered and disjoint, so only the last one starting at or before
+        # `start` can contain the range.
+        index = bisect.bisect_right(children, start, key=lambda c: c.range.start_offset) - 1
+        if index < 0 or children[index].range.end_offset < end:
+            return path
+        node = children[index]
+        path.append(node)

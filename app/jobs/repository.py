@@ -1,0 +1,110 @@
+"""The job queue in Postgres: enqueue, claim with SKIP LOCKED, lease, finish, retry."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import func, select, text, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Job
+
+CLAIM_SQL = text(
+    "UPDATE jobs SET status = 'running', attempts = attempts + 1, worker_id = :worker, "
+    "lease_expires_at = now() + make_interval(secs => :lease), updated_at = now() "
+    "WHERE id = (SELECT id FROM jobs WHERE (status = 'queued' AND run_after <= now()) "
+    "OR (status = 'running' AND lease_expires_at < now()) "
+    "ORDER BY run_after, created_at LIMIT 1 FOR UPDATE SKIP LOCKED) "
+    "RETURNING id"
+)
+
+
+def new_job(
+    *,
+    project_id: uuid.UUID,
+    knowledge_base_id: uuid.UUID,
+    document_id: uuid.UUID | None,
+    kind: str,
+    payload: dict[str, Any],
+    max_attempts: int,
+) -> Job:
+    return Job(
+        id=uuid.uuid4(),
+        project_id=project_id,
+        knowledge_base_id=knowledge_base_id,
+        document_id=document_id,
+        kind=kind,
+        status="queued",
+        payload=payload,
+        max_attempts=max_attempts,
+    )
+
+
+async def claim(session: AsyncSession, *, worker_id: str, lease_s: float) -> Job | None:
+    """Take the oldest runnable job (or one whose worker's lease ran out), or None."""
+    job_id = await session.scalar(CLAIM_SQL, {"worker": worker_id, "lease": lease_s})
+    if job_id is None:
+        return None
+    return await session.get(Job, job_id, populate_existing=True)
+
+
+async def extend_lease(
+    session: AsyncSession, job_id: uuid.UUID, *, worker_id: str, lease_s: float
+) -> bool:
+    """Keep a running job ours; False when it is gone or was taken over."""
+    result = await session.execute(
+        update(Job)
+        .where(Job.id == job_id, Job.worker_id == worker_id, Job.status == "running")
+        .values(lease_expires_at=func.now() + timedelta(seconds=lease_s))
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def finish(
+    session: AsyncSession, job_id: uuid.UUID, *, status: str, error: str | None = None
+) -> None:
+    await session.execute(
+        update(Job)
+        .where(Job.id == job_id)
+        .values(
+            status=status,
+            last_error=error,
+            finished_at=func.now(),
+            lease_expires_at=None,
+            updated_at=func.now(),
+        )
+    )
+
+
+async def retry_later(
+    session: AsyncSession, job_id: uuid.UUID, *, delay_s: float, error: str
+) -> None:
+    await session.execute(
+        update(Job)
+        .where(Job.id == job_id)
+        .values(
+            status="queued",
+            last_error=error,
+            run_after=func.now() + timedelta(seconds=delay_s),
+            lease_expires_at=None,
+            worker_id=None,
+            updated_at=func.now(),
+        )
+    )
+
+
+async def cancel_for_document(session: AsyncSession, document_id: uuid.UUID) -> None:
+    await session.execute(
+        update(Job)
+        .where(Job.document_id == document_id, Job.status.in_(("queued", "running")))
+        .values(status="cancelled", finished_at=func.now(), updated_at=func.now())
+    )
+
+
+async def pending_count(session: AsyncSession) -> int:
+    total = await session.scalar(
+        select(func.count()).select_from(Job).where(Job.status.in_(("queued", "running")))
+    )
+    return int(total or 0)

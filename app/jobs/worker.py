@@ -1,0 +1,111 @@
+"""A pool of job runners: claim with SKIP LOCKED, keep the lease alive, hand off to a handler."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+
+from app.config import Settings
+from app.db.engine import Database
+from app.jobs import repository
+from app.models import Job
+
+logger = logging.getLogger(__name__)
+
+JobHandler = Callable[[Job], Awaitable[None]]
+
+
+class WorkerPool:
+    """Runs `concurrency` claim loops in this process until stopped."""
+
+    def __init__(
+        self,
+        database: Database,
+        settings: Settings,
+        handlers: Mapping[str, JobHandler],
+        *,
+        concurrency: int,
+    ) -> None:
+        self.database = database
+        self.settings = settings
+        self.handlers = handlers
+        self.concurrency = concurrency
+        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self._wake = asyncio.Event()
+        self._stopping = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._loop(n), name=f"arbor-worker-{n}")
+            for n in range(self.concurrency)
+        ]
+
+    def poke(self) -> None:
+        """New work was queued: wake an idle loop now instead of at its next poll."""
+        self._wake.set()
+
+    async def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+
+    async def run_once(self) -> bool:
+        """Claim and run one job; False when there was nothing to do."""
+        async with self.database.transaction() as session:
+            job = await repository.claim(
+                session, worker_id=self.worker_id, lease_s=self.settings.job_lease_s
+            )
+        if job is None:
+            return False
+        handler = self.handlers.get(job.kind)
+        if handler is None:
+            async with self.database.transaction() as session:
+                await repository.finish(
+                    session, job.id, status="failed", error=f"no handler for {job.kind!r}"
+                )
+            return True
+        heartbeat = asyncio.create_task(self._heartbeat(job.id))
+        try:
+            await handler(job)
+        finally:
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
+        return True
+
+    async def _heartbeat(self, job_id: uuid.UUID) -> None:
+        interval = max(self.settings.job_lease_s / 3, 0.5)
+        while True:
+            await asyncio.sleep(interval)
+            async with self.database.transaction() as session:
+                await repository.extend_lease(
+                    session, job_id, worker_id=self.worker_id, lease_s=self.settings.job_lease_s
+                )
+
+    async def _loop(self, number: int) -> None:
+        while not self._stopping.is_set():
+            try:
+                worked = await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # A broken job or a database blip must not kill the loop; the lease brings
+                # the job back to another attempt.
+                logger.exception("worker %s-%d: job loop error", self.worker_id, number)
+                worked = False
+            if worked:
+                continue
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.settings.job_poll_s)

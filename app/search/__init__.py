@@ -1,0 +1,1 @@
+"""Search: hybrid (vector + full text) retrieval over one or several knowledge bases."""

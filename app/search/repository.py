@@ -1,0 +1,595 @@
+"""All SQL of search: per-request planner settings, the fused candidate query, hit context.
+
+The hybrid query is one statement: per knowledge base a vector candidate list (ordered by the
+exact expression of that knowledge base's partial HNSW index) and a full-text candidate list
+(GIN), an optional trigram fallback, a FULL OUTER JOIN of the sides, the fused score, and the
+page of hits joined back to chunks and documents. See docs/search.md.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    CTE,
+    Float,
+    Integer,
+    Select,
+    String,
+    Text,
+    bindparam,
+    case,
+    cast,
+    false,
+    func,
+    literal,
+    null,
+    select,
+    text,
+    true,
+    union_all,
+)
+from sqlalchemy.dialects.postgresql import REGCONFIG, TSQUERY
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.types import UserDefinedType
+
+from app.chunks.vector_index import vector_cast
+from app.kit.filters import Field, FieldKind, FieldMap
+from app.models import Chunk, Document
+
+chunks = Chunk.__table__
+documents = Document.__table__
+
+RRF_K = 60
+# ts_rank_cd normalisation: 1 divides by 1 + log(document length), 32 maps rank to rank/(rank+1),
+# so the text score lies in [0, 1) and does not favour long chunks.
+TS_RANK_FLAGS = 1 | 32
+TRIGRAM_THRESHOLD = 0.5
+HEADLINE_SEPARATOR = "\x1e"
+HEADLINE_OPTIONS = (
+    "MaxFragments=3, MinWords=6, MaxWords=24, StartSel=<mark>, StopSel=</mark>, "
+    f"FragmentDelimiter={HEADLINE_SEPARATOR}"
+)
+MAX_PARENT_TEXT = 4000
+
+SEARCH_FIELDS = FieldMap(
+    fields={
+        "chunk_id": Field(FieldKind.UUID, chunks.c.id),
+        "doc_id": Field(FieldKind.UUID, chunks.c.document_id),
+        "doc_title": Field(FieldKind.TEXT, documents.c.title),
+        "external_id": Field(FieldKind.TEXT, documents.c.external_id, nullable=True),
+        "source_uri": Field(FieldKind.TEXT, documents.c.source_uri, nullable=True),
+        "filename": Field(FieldKind.TEXT, documents.c.filename, nullable=True),
+        "format": Field(FieldKind.TEXT, documents.c.format, nullable=True),
+        "created_at": Field(FieldKind.DATETIME, documents.c.created_at),
+        "updated_at": Field(FieldKind.DATETIME, documents.c.updated_at),
+        "chunk_index": Field(FieldKind.INTEGER, chunks.c.chunk_index),
+        "depth": Field(FieldKind.INTEGER, chunks.c.depth),
+        "page": Field(
+            FieldKind.PAGE_RANGE, chunks.c.page_start, nullable=True, end=chunks.c.page_end
+        ),
+        "section_titles": Field(FieldKind.TEXT_LIST, chunks.c.section_titles),
+        "node_path": Field(FieldKind.TEXT_LIST, chunks.c.node_path),
+    },
+    metadata=(chunks.c.metadata, documents.c.metadata),
+)
+
+
+class _Cast(UserDefinedType[Any]):
+    """A SQL type spelled verbatim, for casts to `vector(384)` or `halfvec(3072)`."""
+
+    cache_ok = True
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+
+    def get_col_spec(self, **_: Any) -> str:
+        return self.spec
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One knowledge base to search, with its full-text query (None: no text side)."""
+
+    knowledge_base_id: uuid.UUID
+    tsquery: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    targets: Sequence[Target]
+    dimensions: int
+    vector: Sequence[float] | None
+    use_text: bool
+    trigram_query: str | None
+    condition: ColumnElement[bool]
+    candidates: int
+    hybrid: bool
+    rrf: bool
+    vector_weight: float
+    threshold: float | None
+    limit: int
+    offset: int
+    with_vectors: bool
+
+
+@dataclass(slots=True)
+class Row:
+    chunk_id: uuid.UUID
+    doc_id: uuid.UUID
+    knowledge_base_id: uuid.UUID
+    doc_title: str
+    text: str
+    score: float
+    chunk_index: int
+    node_path: list[str]
+    section_titles: list[str]
+    page_start: int | None
+    page_end: int | None
+    start_offset: int | None
+    end_offset: int | None
+    metadata: dict[str, Any]
+    headline: str | None
+    vector_rank: int | None
+    vector_similarity: float | None
+    text_rank: int | None
+    text_score: float | None
+    text_match: str | None
+    embedding: list[float] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Result:
+    rows: list[Row]
+    vector_count: int
+    text_count: int
+    trigram_count: int
+
+
+async def prepare(
+    session: AsyncSession,
+    *,
+    ef_search: int,
+    query: str | None,
+    languages: Sequence[str],
+    websearch: bool,
+) -> dict[str, str | None]:
+    """Set the transaction's planner settings and build one tsquery per language.
+
+    `plan_cache_mode`: a partial HNSW index only matches when the planner sees the knowledge
+    base id, i.e. in a custom plan. `iterative_scan`: a filtered (or not-yet-ready) chunk does
+    not cost a hit, the index scan goes on until the LIMIT is met.
+    """
+    settings = (
+        "SELECT set_config('hnsw.ef_search', :ef, true), "
+        "set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+        "set_config('plan_cache_mode', 'force_custom_plan', true), "
+        "set_config('pg_trgm.word_similarity_threshold', :trgm, true)"
+    )
+    await session.execute(text(settings), {"ef": str(ef_search), "trgm": str(TRIGRAM_THRESHOLD)})
+    if query is None or not query.strip():
+        return dict.fromkeys(languages)
+    found: dict[str, str | None] = {}
+    for language in dict.fromkeys(languages):
+        statement = _websearch_tsquery() if websearch else _any_terms_tsquery()
+        built = await session.scalar(statement, {"lang": language, "query": query})
+        found[language] = built or None
+    return found
+
+
+def _any_terms_tsquery() -> Any:
+    # The query's lexemes (stemmed, stop words dropped, exactly as documents are indexed),
+    # OR-ed: websearch_to_tsquery ANDs every term, which kills recall for natural-language
+    # questions. Lexemes are quoted for the tsquery input syntax.
+    return text(
+        "SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') "
+        "|| '''', ' | ') FROM unnest(to_tsvector(CAST(:lang AS regconfig), :query))"
+    )
+
+
+def _websearch_tsquery() -> Any:
+    return text(
+        "SELECT nullif(websearch_to_tsquery(CAST(:lang AS regconfig), :query)::text, '')"
+    )
+
+
+def _scope(target: Target, plan: Plan, index: int) -> Select[Any]:
+    return (
+        select()
+        .select_from(chunks.join(documents, documents.c.id == chunks.c.document_id))
+        .where(
+            chunks.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id),
+            documents.c.status == "ready",
+            plan.condition,
+        )
+    )
+
+
+def _vector_cte(plan: Plan) -> CTE:
+    assert plan.vector is not None
+    spec = vector_cast(plan.dimensions)
+    query_vector = cast(
+        bindparam("query_vector", "[" + ",".join(repr(float(x)) for x in plan.vector) + "]", Text),
+        _Cast(spec),
+    )
+    sides = []
+    for index, target in enumerate(plan.targets):
+        distance = cast(chunks.c.embedding, _Cast(spec)).op("<=>", return_type=Float)(
+            query_vector
+        )
+        side = (
+            _scope(target, plan, index)
+            .add_columns(chunks.c.id.label("id"), distance.label("distance"))
+            .where(chunks.c.embedding.is_not(None))
+            .order_by(distance)
+            .limit(plan.candidates)
+            .subquery(f"vector_{index}")
+        )
+        sides.append(select(side.c.id, side.c.distance))
+    merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
+    best = (
+        select(merged.c.id, merged.c.distance)
+        .order_by(merged.c.distance, merged.c.id)
+        .limit(plan.candidates)
+        .subquery("vector_best")
+    )
+    similarity = (1 - best.c.distance).label("similarity")
+    return select(
+        best.c.id,
+        similarity,
+        func.row_number().over(order_by=(best.c.distance, best.c.id)).label("rank"),
+        func.min(1 - best.c.distance).over().label("low"),
+        func.max(1 - best.c.distance).over().label("high"),
+    ).cte("vector_side")
+
+
+def _text_cte(plan: Plan) -> CTE:
+    sides = []
+    for index, target in enumerate(plan.targets):
+        if target.tsquery is None:
+            continue
+        tsquery = cast(bindparam(f"tsq_{index}", target.tsquery, Text), TSQUERY)
+        rank = func.ts_rank_cd(chunks.c.tsv, tsquery, TS_RANK_FLAGS, type_=Float)
+        side = (
+            _scope(target, plan, index)
+            .add_columns(chunks.c.id.label("id"), rank.label("score"))
+            .where(chunks.c.tsv.op("@@")(tsquery))
+            .order_by(rank.desc())
+            .limit(plan.candidates)
+            .subquery(f"text_{index}")
+        )
+        sides.append(select(side.c.id, side.c.score))
+    if not sides:
+        empty = select(
+            cast(null(), chunks.c.id.type).label("id"), cast(null(), Float).label("score")
+        ).where(false())
+        sides.append(empty)
+    merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
+    return (
+        select(merged.c.id, merged.c.score)
+        .order_by(merged.c.score.desc(), merged.c.id)
+        .limit(plan.candidates)
+        .cte("fulltext_side")
+    )
+
+
+def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
+    assert plan.trigram_query is not None
+    needle = bindparam("trigram_query", plan.trigram_query, String)
+    similarity = func.word_similarity(needle, chunks.c.text, type_=Float)
+    wanted = plan.offset + plan.limit
+    sides = []
+    for index, target in enumerate(plan.targets):
+        side = (
+            _scope(target, plan, index)
+            .add_columns(chunks.c.id.label("id"), similarity.label("score"))
+            .where(
+                needle.op("<%")(chunks.c.text),
+                chunks.c.id.not_in(select(fulltext.c.id)),
+                # Runs only when full text found too little (a one-time filter).
+                select(func.count()).select_from(fulltext).scalar_subquery() < wanted,
+            )
+            .order_by(similarity.desc())
+            .limit(plan.candidates)
+            .subquery(f"trigram_{index}")
+        )
+        sides.append(select(side.c.id, side.c.score))
+    merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
+    return (
+        select(merged.c.id, merged.c.score)
+        .order_by(merged.c.score.desc(), merged.c.id)
+        .limit(plan.candidates)
+        .cte("trigram_side")
+    )
+
+
+def _text_side(plan: Plan) -> tuple[CTE, CTE, CTE | None]:
+    fulltext = _text_cte(plan)
+    trigram = _trigram_cte(plan, fulltext) if plan.trigram_query is not None else None
+    parts = [select(fulltext.c.id, fulltext.c.score, literal(0, Integer).label("kind"))]
+    if trigram is not None:
+        # Trigram hits rank after every full-text hit: scaled below the weakest of them.
+        floor = func.coalesce(select(func.min(fulltext.c.score)).scalar_subquery(), 1.0)
+        parts.append(
+            select(
+                trigram.c.id, (trigram.c.score * floor).label("score"), literal(1, Integer)
+            )
+        )
+    merged = parts[0].subquery() if len(parts) == 1 else union_all(*parts).subquery()
+    side = select(
+        merged.c.id,
+        merged.c.score,
+        merged.c.kind,
+        func.row_number()
+        .over(order_by=(merged.c.kind, merged.c.score.desc(), merged.c.id))
+        .label("rank"),
+        func.min(merged.c.score).over().label("low"),
+        func.max(merged.c.score).over().label("high"),
+    ).cte("text_side")
+    return side, fulltext, trigram
+
+
+def _minmax(value: Any, low: Any, high: Any, present: Any) -> ColumnElement[float]:
+    return case(
+        (present.is_(None), 0.0),
+        (high == low, 1.0),
+        else_=(value - low) / (high - low),
+    )
+
+
+def _fused(plan: Plan, vector: CTE | None, text_side: CTE | None) -> CTE:
+    w = plan.vector_weight
+    if vector is not None and text_side is not None:
+        joined = vector.join(text_side, vector.c.id == text_side.c.id, full=True)
+        if plan.rrf:
+            score = (RRF_K + 1) * (
+                func.coalesce(w / (RRF_K + vector.c.rank), 0.0)
+                + func.coalesce((1 - w) / (RRF_K + text_side.c.rank), 0.0)
+            )
+        else:
+            score = w * _minmax(
+                vector.c.similarity, vector.c.low, vector.c.high, vector.c.id
+            ) + (1 - w) * _minmax(text_side.c.score, text_side.c.low, text_side.c.high, text_side.c.id)
+        return (
+            select(
+                func.coalesce(vector.c.id, text_side.c.id).label("id"),
+                cast(score, Float).label("score"),
+                vector.c.rank.label("vector_rank"),
+                vector.c.similarity.label("vector_similarity"),
+                text_side.c.rank.label("text_rank"),
+                text_side.c.score.label("text_score"),
+                text_side.c.kind.label("text_kind"),
+            )
+            .select_from(joined)
+            .cte("fused")
+        )
+    if vector is not None:
+        return select(
+            vector.c.id,
+            vector.c.similarity.label("score"),
+            vector.c.rank.label("vector_rank"),
+            vector.c.similarity.label("vector_similarity"),
+            cast(null(), Integer).label("text_rank"),
+            cast(null(), Float).label("text_score"),
+            cast(null(), Integer).label("text_kind"),
+        ).cte("fused")
+    assert text_side is not None
+    return select(
+        text_side.c.id,
+        text_side.c.score.label("score"),
+        cast(null(), Integer).label("vector_rank"),
+        cast(null(), Float).label("vector_similarity"),
+        text_side.c.rank.label("text_rank"),
+        text_side.c.score.label("text_score"),
+        text_side.c.kind.label("text_kind"),
+    ).cte("fused")
+
+
+def _headline(plan: Plan) -> ColumnElement[Any]:
+    queries = [(t.knowledge_base_id, t.tsquery) for t in plan.targets if t.tsquery is not None]
+    if not queries:
+        return cast(null(), Text)
+    if len({q for _, q in queries}) == 1:
+        tsquery: Any = cast(bindparam("headline_q", queries[0][1], Text), TSQUERY)
+    else:
+        tsquery = case(
+            *[
+                (chunks.c.knowledge_base_id == kb_id, cast(literal(q, Text), TSQUERY))
+                for kb_id, q in queries
+            ],
+        )
+    return func.ts_headline(
+        cast(chunks.c.ts_config, REGCONFIG),
+        chunks.c.text,
+        tsquery,
+        bindparam("headline_options", HEADLINE_OPTIONS, Text),
+        type_=Text,
+    )
+
+
+def statement(plan: Plan) -> Select[Any]:
+    """The fused candidate query of a plan (also what tests EXPLAIN)."""
+    vector = _vector_cte(plan) if plan.vector is not None else None
+    text_side = fulltext = trigram = None
+    if plan.use_text:
+        text_side, fulltext, trigram = _text_side(plan)
+    fused = _fused(plan, vector, text_side)
+
+    page_query = select(fused)
+    if plan.threshold is not None:
+        page_query = page_query.where(fused.c.score >= plan.threshold)
+    page = (
+        page_query.order_by(fused.c.score.desc(), fused.c.id)
+        .limit(plan.limit)
+        .offset(plan.offset)
+        .subquery("page")
+    )
+
+    def count(cte: CTE | None) -> ColumnElement[int]:
+        if cte is None:
+            return literal(0, Integer)
+        return select(func.count()).select_from(cte).scalar_subquery()
+
+    counts = select(
+        count(vector).label("vector_count"),
+        count(fulltext).label("text_count"),
+        count(trigram).label("trigram_count"),
+    ).cte("counts")
+
+    title = func.coalesce(func.nullif(documents.c.title, ""), chunks.c.doc_title)
+    columns: list[Any] = [
+        page.c.id,
+        page.c.score,
+        page.c.vector_rank,
+        page.c.vector_similarity,
+        page.c.text_rank,
+        page.c.text_score,
+        page.c.text_kind,
+        chunks.c.document_id,
+        chunks.c.knowledge_base_id,
+        title.label("doc_title"),
+        chunks.c.text,
+        chunks.c.chunk_index,
+        chunks.c.node_path,
+        chunks.c.section_titles,
+        chunks.c.page_start,
+        chunks.c.page_end,
+        chunks.c.start_offset,
+        chunks.c.end_offset,
+        documents.c.metadata.op("||")(chunks.c.metadata).label("metadata"),
+        _headline(plan).label("headline"),
+        chunks.c.embedding if plan.with_vectors else cast(null(), Text).label("embedding"),
+    ]
+    hits = (
+        select(*columns)
+        .select_from(
+            page.join(chunks, chunks.c.id == page.c.id).join(
+                documents, documents.c.id == chunks.c.document_id
+            )
+        )
+        .subquery("hits")
+    )
+    return (
+        select(counts, hits)
+        .select_from(counts.outerjoin(hits, true()))
+        .order_by(hits.c.score.desc(), hits.c.id)
+    )
+
+
+async def search(session: AsyncSession, plan: Plan) -> Result:
+    """Run the fused candidate query; rows come ordered by score, best first."""
+    result = (await session.execute(statement(plan))).mappings().all()
+    rows = [_row(r) for r in result if r["id"] is not None]
+    first = result[0] if result else None
+    return Result(
+        rows=rows,
+        vector_count=int(first["vector_count"]) if first else 0,
+        text_count=int(first["text_count"]) if first else 0,
+        trigram_count=int(first["trigram_count"]) if first else 0,
+    )
+
+
+def _row(r: Any) -> Row:
+    embedding = r["embedding"]
+    return Row(
+        chunk_id=r["id"],
+        doc_id=r["document_id"],
+        knowledge_base_id=r["knowledge_base_id"],
+        doc_title=r["doc_title"] or "",
+        text=r["text"],
+        score=float(r["score"]),
+        chunk_index=r["chunk_index"],
+        node_path=list(r["node_path"] or []),
+        section_titles=list(r["section_titles"] or []),
+        page_start=r["page_start"],
+        page_end=r["page_end"],
+        start_offset=r["start_offset"],
+        end_offset=r["end_offset"],
+        metadata=dict(r["metadata"] or {}),
+        headline=r["headline"],
+        vector_rank=r["vector_rank"],
+        vector_similarity=_float(r["vector_similarity"]),
+        text_rank=r["text_rank"],
+        text_score=_float(r["text_score"]),
+        text_match=None if r["text_kind"] is None else ("trigram" if r["text_kind"] else "fulltext"),
+        embedding=None if embedding is None else [float(x) for x in embedding],
+    )
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+# --- context ---------------------------------------------------------------------------------
+
+
+async def tree_paths(
+    session: AsyncSession, chunk_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, list[dict[str, Any]]]:
+    """For each chunk, the tree nodes along its node_path, root first (text capped).
+
+    Walks down from the root following node ids through each node's `children`, so it reads
+    only the children lists on the way, never the whole tree.
+    """
+    if not chunk_ids:
+        return {}
+    statement = text(
+        """
+        WITH RECURSIVE hit AS (
+            SELECT c.id, c.node_path, d.tree
+            FROM chunks c JOIN documents d ON d.id = c.document_id
+            WHERE c.id = ANY(CAST(:ids AS uuid[])) AND d.tree IS NOT NULL
+              AND cardinality(c.node_path) > 0
+        ), walk(id, depth, node) AS (
+            SELECT hit.id, 1, hit.tree FROM hit WHERE hit.tree->>'node_id' = hit.node_path[1]
+            UNION ALL
+            SELECT walk.id, walk.depth + 1, child.node
+            FROM walk JOIN hit ON hit.id = walk.id
+            CROSS JOIN LATERAL (
+                SELECT jsonb_path_query_first(
+                    walk.node, '$.children[*] ? (@.node_id == $id)',
+                    jsonb_build_object('id', hit.node_path[walk.depth + 1])
+                ) AS node
+            ) child
+            WHERE walk.depth < cardinality(hit.node_path) AND child.node IS NOT NULL
+        )
+        SELECT id, depth, node - 'children' - 'text' AS node,
+               left(node->>'text', :cap) AS text, length(node->>'text') > :cap AS truncated
+        FROM walk ORDER BY id, depth
+        """
+    )
+    rows = await session.execute(statement, {"ids": list(chunk_ids), "cap": MAX_PARENT_TEXT})
+    paths: dict[uuid.UUID, list[dict[str, Any]]] = {}
+    for chunk_id, _depth, node, node_text, truncated in rows.all():
+        paths.setdefault(chunk_id, []).append(
+            {**node, "text": node_text or "", "truncated": bool(truncated)}
+        )
+    return paths
+
+
+async def neighbours(
+    session: AsyncSession, chunk_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, dict[int, tuple[uuid.UUID, int, str]]]:
+    """For each chunk, the chunks just before (-1) and after (+1) it in its document."""
+    if not chunk_ids:
+        return {}
+    statement = text(
+        """
+        SELECT c.id, n.chunk_index - c.chunk_index AS side, n.id, n.chunk_index, n.text
+        FROM chunks c
+        JOIN chunks n ON n.document_id = c.document_id
+             AND n.chunk_index IN (c.chunk_index - 1, c.chunk_index + 1)
+        WHERE c.id = ANY(CAST(:ids AS uuid[]))
+        """
+    )
+    found: dict[uuid.UUID, dict[int, tuple[uuid.UUID, int, str]]] = {}
+    for chunk_id, side, other_id, index, other_text in (
+        await session.execute(statement, {"ids": list(chunk_ids)})
+    ).all():
+        found.setdefault(chunk_id, {})[int(side)] = (other_id, index, other_text)
+    return found

@@ -1,0 +1,50 @@
+"""HTTP routes for search."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.chunks.dependencies import EmbedderFactoryDep
+from app.db.dependencies import SessionDep
+from app.kit.problems import problem_responses
+from app.knowledge_bases.dependencies import KnowledgeBaseDep
+from app.projects.dependencies import ProjectDep
+from app.search import service
+from app.search.dependencies import RerankerDep
+from app.search.schemas import MultiSearchRequest, SearchRequest, SearchResponse
+
+router = APIRouter(tags=["search"])
+
+
+@router.post(
+    "/v1/knowledge-bases/{kb}/search",
+    operation_id="search-knowledge_base",
+    summary="Search one knowledge base: hybrid, vector or full text, with filters",
+    responses=problem_responses(404, 422, 503),
+)
+async def search_knowledge_base(
+    data: SearchRequest,
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    embedders: EmbedderFactoryDep,
+    reranker: RerankerDep,
+) -> SearchResponse:
+    return await service.search(session, [kb], data, embedders=embedders, reranker=reranker)
+
+
+@router.post(
+    "/v1/search",
+    operation_id="search-multi",
+    summary="Search several knowledge bases that share one embedding model",
+    responses=problem_responses(404, 422, 503),
+)
+async def search_knowledge_bases(
+    data: MultiSearchRequest,
+    session: SessionDep,
+    project: ProjectDep,
+    embedders: EmbedderFactoryDep,
+    reranker: RerankerDep,
+) -> SearchResponse:
+    return await service.search_many(
+        session, project_id=project.id, data=data, embedders=embedders, reranker=reranker
+    )

@@ -1,0 +1,236 @@
+"""The public contract of search: one request shape for one or many knowledge bases."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+MAX_QUERY_CHARS = 20_000
+MAX_VECTOR_DIMS = 16_000
+MAX_KNOWLEDGE_BASES = 20
+
+
+class SearchMode(StrEnum):
+    HYBRID = "hybrid"
+    VECTOR = "vector"
+    TEXT = "text"
+
+
+class Fusion(StrEnum):
+    RRF = "rrf"
+    WEIGHTED = "weighted"
+
+
+class TextMatch(StrEnum):
+    ANY = "any"
+    WEBSEARCH = "websearch"
+
+
+class Include(StrEnum):
+    CONTEXT = "context"
+    EXPLAIN = "explain"
+    VECTORS = "vectors"
+
+
+class MmrOptions(BaseModel):
+    """Maximal marginal relevance over the best `rerank_depth` hits (needs vectors)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    lambda_: float = Field(
+        default=0.5,
+        alias="lambda",
+        ge=0,
+        le=1,
+        description="1 keeps the relevance order; 0 picks only for diversity.",
+    )
+
+
+class SearchOptions(BaseModel):
+    """Everything a search takes besides where to search."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str | None = Field(
+        default=None,
+        max_length=MAX_QUERY_CHARS,
+        description="Natural-language query; embedded for vector search, parsed for text search.",
+    )
+    vector: list[float] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_VECTOR_DIMS,
+        description="A query vector of the knowledge base's dimension (instead of embedding "
+        "`query`; with `query` too, text search uses the text and vector search the vector).",
+    )
+    mode: SearchMode = Field(default=SearchMode.HYBRID)
+    top_k: int = Field(default=10, ge=1, le=200, description="Hits to return.")
+    offset: int = Field(default=0, ge=0, le=10_000, description="Hits to skip (paging).")
+    score_threshold: float | None = Field(
+        default=None,
+        description="Drop hits whose returned `score` is below this (see docs/search.md for the "
+        "meaning of the score in each mode).",
+    )
+    filter: dict[str, Any] | None = Field(
+        default=None,
+        description='Mongo-like filter, e.g. {"metadata.year": {"$gte": 2020}}; see docs/search.md.',
+        examples=[{"metadata.year": {"$gte": 2020}, "format": {"$in": ["pdf", "md"]}}],
+    )
+    fusion: Fusion = Field(
+        default=Fusion.WEIGHTED,
+        description="`weighted`: min-max normalised weighted sum; `rrf`: reciprocal rank fusion "
+        "(k=60), normalised to (0, 1].",
+    )
+    vector_weight: float = Field(
+        default=0.5, ge=0, le=1, description="Weight of the vector side in fusion."
+    )
+    candidates: int = Field(
+        default=100, ge=1, le=1000, description="Candidates taken from each side before fusion."
+    )
+    text_match: TextMatch = Field(
+        default=TextMatch.ANY,
+        description="`any`: a chunk matches when it has any of the query's terms (ranked by "
+        "how many and how close); `websearch`: websearch_to_tsquery syntax (all terms, "
+        '"phrases", or, -exclusion).',
+    )
+    ef_search: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="HNSW search breadth; default max(40, 2 x candidates), at most 1000.",
+    )
+    include: list[Include] = Field(
+        default_factory=list, description="Extras per hit: context, explain, vectors."
+    )
+    rerank: bool = Field(default=False, description="Re-score the best hits with the reranker.")
+    mmr: MmrOptions | None = Field(default=None, description="Diversify the best hits.")
+    rerank_depth: int = Field(
+        default=50,
+        ge=1,
+        le=500,
+        description="How many of the best hits rerank and MMR reconsider (at least offset+top_k).",
+    )
+
+    @field_validator("vector")
+    @classmethod
+    def _finite(cls, vector: list[float] | None) -> list[float] | None:
+        if vector is not None and not all(math.isfinite(x) for x in vector):
+            raise ValueError("vector values must be finite numbers")
+        return vector
+
+    @model_validator(mode="after")
+    def _something_to_search(self) -> SearchOptions:
+        if (self.query is None or not self.query.strip()) and self.vector is None:
+            raise ValueError("give a non-empty `query`, a `vector`, or both")
+        return self
+
+
+class SearchRequest(SearchOptions):
+    """A search in the knowledge base named in the path."""
+
+
+class MultiSearchRequest(SearchOptions):
+    """A search across knowledge bases that share one embedding model."""
+
+    knowledge_bases: list[str] = Field(
+        min_length=1,
+        max_length=MAX_KNOWLEDGE_BASES,
+        description="Knowledge base ids or names; all must use the same embedding model.",
+    )
+
+
+class ContextNode(BaseModel):
+    """A node of the document tree on the way from the root to the chunk."""
+
+    node_id: str
+    kind: str | None = None
+    title: str | None = None
+    summary: str | None = None
+    page_start: int | None = None
+    page_end: int | None = None
+    start_offset: int | None = None
+    end_offset: int | None = None
+
+
+class ParentSection(ContextNode):
+    text: str = ""
+    truncated: bool = False
+
+
+class NeighbourChunk(BaseModel):
+    chunk_id: uuid.UUID
+    chunk_index: int
+    text: str
+
+
+class HitContext(BaseModel):
+    """Where a hit sits: its ancestors, the section around it, the chunks next to it."""
+
+    ancestors: list[ContextNode] = Field(description="Root first, the chunk's own node excluded.")
+    parent: ParentSection | None = Field(
+        default=None, description="The nearest enclosing section (or the parent node)."
+    )
+    previous: NeighbourChunk | None = None
+    next: NeighbourChunk | None = None
+
+
+class HitExplain(BaseModel):
+    vector_rank: int | None = Field(default=None, description="1-based rank on the vector side.")
+    vector_similarity: float | None = Field(default=None, description="Cosine similarity.")
+    text_rank: int | None = None
+    text_score: float | None = None
+    text_match: str | None = Field(default=None, description="`fulltext` or `trigram`.")
+    fused_score: float | None = None
+    rerank_score: float | None = None
+    mmr_rank: int | None = None
+
+
+class SearchHit(BaseModel):
+    chunk_id: uuid.UUID
+    doc_id: uuid.UUID
+    knowledge_base_id: uuid.UUID
+    doc_title: str
+    text: str
+    score: float
+    chunk_index: int
+    node_path: list[str]
+    section_titles: list[str]
+    page_start: int | None = None
+    page_end: int | None = None
+    start_offset: int | None = None
+    end_offset: int | None = None
+    metadata: dict[str, Any] = Field(description="The document's metadata, then the chunk's.")
+    highlights: list[str] = Field(description="Fragments with query terms in <mark> tags.")
+    context: HitContext | None = None
+    explain: HitExplain | None = None
+    vector: list[float] | None = None
+
+
+class CandidateCounts(BaseModel):
+    vector: int = Field(description="Candidates the vector side produced.")
+    text: int = Field(description="Candidates the full-text side produced.")
+    trigram: int = Field(default=0, description="Trigram fallback candidates (short queries).")
+
+
+class SearchResponse(BaseModel):
+    query: str | None
+    mode: SearchMode = Field(description="The mode that ran (see `degraded`).")
+    requested_mode: SearchMode
+    degraded: str | None = Field(
+        default=None,
+        description="Why the mode that ran differs from the one asked for "
+        "(`no embedder`, `no query text`).",
+    )
+    fusion: Fusion | None = None
+    vector_weight: float | None = None
+    text_query: str | None = Field(default=None, description="The tsquery that text search ran.")
+    knowledge_bases: list[uuid.UUID]
+    top_k: int
+    offset: int
+    candidates: CandidateCounts
+    reranked: bool = False
+    hits: list[SearchHit]

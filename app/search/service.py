@@ -1,0 +1,349 @@
+"""Rules of search: which sides run, the query vector, fusion, rerank, MMR and context."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.chunks.embedding import EmbedderFactory
+from app.kit.errors import AppError, NotFound, ValidationFailed
+from app.kit.filters import compile_filter
+from app.knowledge_bases import repository as knowledge_bases
+from app.models import KnowledgeBase
+from app.search import repository
+from app.search.mmr import mmr_order
+from app.search.rerank import Reranker
+from app.search.schemas import (
+    CandidateCounts,
+    ContextNode,
+    Fusion,
+    HitContext,
+    HitExplain,
+    Include,
+    MultiSearchRequest,
+    NeighbourChunk,
+    ParentSection,
+    SearchHit,
+    SearchMode,
+    SearchOptions,
+    SearchResponse,
+    TextMatch,
+)
+
+# Queries of at most this many words also get a trigram fallback (typos, partial words) when
+# full text finds fewer hits than asked for.
+TRIGRAM_MAX_WORDS = 3
+MIN_EF_SEARCH = 40
+MAX_EF_SEARCH = 1000
+
+
+@runtime_checkable
+class QueryEmbedder(Protocol):
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+class EmbedderMismatch(AppError):
+    status = 500
+    type_ = "internal-error"
+    title = "Internal server error"
+
+
+def ef_search_for(candidates: int, requested: int | None) -> int:
+    """HNSW breadth: what was asked for, else twice the candidate depth, within [40, 1000]."""
+    if requested is not None:
+        return requested
+    return min(MAX_EF_SEARCH, max(MIN_EF_SEARCH, 2 * candidates))
+
+
+async def resolve_knowledge_bases(
+    session: AsyncSession, *, project_id: uuid.UUID, refs: Sequence[str]
+) -> list[KnowledgeBase]:
+    """The named knowledge bases (404 for an unknown one); they must share an embedding model."""
+    found: dict[uuid.UUID, KnowledgeBase] = {}
+    for ref in refs:
+        kb = await knowledge_bases.get_by_ref(session, project_id=project_id, ref=ref)
+        if kb is None:
+            raise NotFound(f"No knowledge base {ref!r}.")
+        found.setdefault(kb.id, kb)
+    kbs = list(found.values())
+    models = {_model(kb) for kb in kbs}
+    if len(models) > 1:
+        described = ", ".join(f"{kb.name}: {'/'.join(map(str, _model(kb)))}" for kb in kbs)
+        raise ValidationFailed(
+            "Knowledge bases searched together must use the same embedding model "
+            f"(provider/model/dimensions/variant); got {described}."
+        )
+    return kbs
+
+
+def _model(kb: KnowledgeBase) -> tuple[str, str, int, str]:
+    return (kb.embedding_provider, kb.embedding_model, kb.embedding_dimensions, kb.embedding_variant)
+
+
+async def search_many(
+    session: AsyncSession,
+    *,
+    project_id: uuid.UUID,
+    data: MultiSearchRequest,
+    embedders: EmbedderFactory,
+    reranker: Reranker | None,
+) -> SearchResponse:
+    kbs = await resolve_knowledge_bases(session, project_id=project_id, refs=data.knowledge_bases)
+    return await search(session, kbs, data, embedders=embedders, reranker=reranker)
+
+
+async def search(
+    session: AsyncSession,
+    kbs: Sequence[KnowledgeBase],
+    options: SearchOptions,
+    *,
+    embedders: EmbedderFactory,
+    reranker: Reranker | None,
+) -> SearchResponse:
+    """Search one or more knowledge bases (same embedding model) and shape the response."""
+    condition = compile_filter(options.filter, repository.SEARCH_FIELDS)
+    first = kbs[0]
+    query = options.query.strip() if options.query and options.query.strip() else None
+    mode, degraded = options.mode, None
+    if options.rerank and reranker is None:
+        raise ValidationFailed(
+            "No reranker is configured on this server (set ARBOR_RERANK_URL); search without "
+            "`rerank`."
+        )
+    if options.rerank and query is None:
+        raise ValidationFailed("`rerank` needs a `query` text to score passages against.")
+    if mode is SearchMode.TEXT and query is None:
+        raise ValidationFailed("Text search needs a `query`.")
+
+    vector = _check_dimensions(options.vector, first) if options.vector is not None else None
+    if vector is None and mode is not SearchMode.TEXT:
+        assert query is not None
+        embedder = embedders(first)
+        if embedder is None:
+            if mode is SearchMode.VECTOR:
+                raise ValidationFailed(
+                    f"Knowledge base {first.name!r} has no embedder (provider 'none'): pass a "
+                    "`vector`, or use mode 'text' or 'hybrid'."
+                )
+            mode, degraded = SearchMode.TEXT, "no embedder"
+        else:
+            vector = await _embed_query(embedder, query, first.embedding_dimensions)
+    if mode is SearchMode.HYBRID and query is None:
+        mode, degraded = SearchMode.VECTOR, "no query text"
+
+    tsqueries = await repository.prepare(
+        session,
+        ef_search=ef_search_for(options.candidates, options.ef_search),
+        query=query,
+        languages=[kb.text_search_language for kb in kbs],
+        websearch=options.text_match is TextMatch.WEBSEARCH,
+    )
+    use_text = mode is not SearchMode.VECTOR
+    pooled = options.rerank or options.mmr is not None
+    wanted = options.offset + options.top_k
+    short_query = query is not None and len(re.findall(r"\w+", query)) <= TRIGRAM_MAX_WORDS
+    plan = repository.Plan(
+        targets=[
+            repository.Target(kb.id, tsqueries.get(kb.text_search_language)) for kb in kbs
+        ],
+        dimensions=first.embedding_dimensions,
+        vector=vector if mode is not SearchMode.TEXT else None,
+        use_text=use_text,
+        trigram_query=query if use_text and short_query else None,
+        condition=condition,
+        candidates=options.candidates,
+        hybrid=mode is SearchMode.HYBRID,
+        rrf=options.fusion is Fusion.RRF,
+        vector_weight=options.vector_weight,
+        threshold=None if options.rerank else options.score_threshold,
+        limit=max(options.rerank_depth, wanted) if pooled else options.top_k,
+        offset=0 if pooled else options.offset,
+        with_vectors=Include.VECTORS in options.include or options.mmr is not None,
+    )
+    result = await repository.search(session, plan)
+    rows = result.rows
+    if options.rerank:
+        assert reranker is not None and query is not None
+        scores = await reranker.rerank(query, [row.text for row in rows])
+        for row, score in zip(rows, scores, strict=True):
+            row.extra["fused_score"] = row.score
+            row.extra["rerank_score"] = score
+            row.score = score
+        rows.sort(key=lambda row: -row.score)
+        if options.score_threshold is not None:
+            rows = [row for row in rows if row.score >= options.score_threshold]
+    if options.mmr is not None:
+        order = mmr_order(
+            [row.score for row in rows],
+            [row.embedding for row in rows],
+            lambda_=options.mmr.lambda_,
+            count=wanted,
+        )
+        rows = [rows[i] for i in order]
+        for rank, row in enumerate(rows, start=1):
+            row.extra["mmr_rank"] = rank
+    if pooled:
+        rows = rows[options.offset : wanted]
+
+    contexts = await _contexts(session, rows) if Include.CONTEXT in options.include else {}
+    hits = [_hit(row, options, mode, contexts.get(row.chunk_id)) for row in rows]
+    return SearchResponse(
+        query=options.query,
+        mode=mode,
+        requested_mode=options.mode,
+        degraded=degraded,
+        fusion=options.fusion if mode is SearchMode.HYBRID else None,
+        vector_weight=options.vector_weight if mode is SearchMode.HYBRID else None,
+        text_query=next((t.tsquery for t in plan.targets if t.tsquery), None) if use_text else None,
+        knowledge_bases=[kb.id for kb in kbs],
+        top_k=options.top_k,
+        offset=options.offset,
+        candidates=CandidateCounts(
+            vector=result.vector_count, text=result.text_count, trigram=result.trigram_count
+        ),
+        reranked=options.rerank,
+        hits=hits,
+    )
+
+
+def _check_dimensions(vector: list[float], kb: KnowledgeBase) -> list[float]:
+    if len(vector) != kb.embedding_dimensions:
+        raise ValidationFailed(
+            f"The query vector has {len(vector)} dimensions; knowledge base {kb.name!r} "
+            f"expects {kb.embedding_dimensions}.",
+            extra={
+                "errors": [
+                    {
+                        "loc": ["body", "vector"],
+                        "msg": f"expected {kb.embedding_dimensions} dimensions, "
+                        f"got {len(vector)}",
+                        "type": "dimension_mismatch",
+                    }
+                ]
+            },
+        )
+    return vector
+
+
+async def _embed_query(embedder: Any, query: str, dimensions: int) -> list[float]:
+    # The model is CPU-bound: keep it off the event loop.
+    if isinstance(embedder, QueryEmbedder):
+        array = await asyncio.to_thread(embedder.embed_query, query)
+    else:
+        array = (await asyncio.to_thread(embedder.embed_documents, [query]))[0]
+    vector = [float(x) for x in np.asarray(array, dtype=np.float32).ravel()]
+    if len(vector) != dimensions:
+        raise EmbedderMismatch(
+            "The embedder returned vectors of the wrong dimension; the error was logged."
+        )
+    return vector
+
+
+def _hit(
+    row: repository.Row, options: SearchOptions, mode: SearchMode, context: HitContext | None
+) -> SearchHit:
+    explain = None
+    if Include.EXPLAIN in options.include:
+        explain = HitExplain(
+            vector_rank=row.vector_rank,
+            vector_similarity=row.vector_similarity,
+            text_rank=row.text_rank,
+            text_score=row.text_score,
+            text_match=row.text_match,
+            fused_score=row.extra.get("fused_score", row.score)
+            if mode is SearchMode.HYBRID
+            else None,
+            rerank_score=row.extra.get("rerank_score"),
+            mmr_rank=row.extra.get("mmr_rank"),
+        )
+    return SearchHit(
+        chunk_id=row.chunk_id,
+        doc_id=row.doc_id,
+        knowledge_base_id=row.knowledge_base_id,
+        doc_title=row.doc_title,
+        text=row.text,
+        score=row.score,
+        chunk_index=row.chunk_index,
+        node_path=row.node_path,
+        section_titles=row.section_titles,
+        page_start=row.page_start,
+        page_end=row.page_end,
+        start_offset=row.start_offset,
+        end_offset=row.end_offset,
+        metadata=row.metadata,
+        highlights=_highlights(row.headline),
+        context=context if Include.CONTEXT in options.include else None,
+        explain=explain,
+        vector=row.embedding if Include.VECTORS in options.include else None,
+    )
+
+
+def _highlights(headline: str | None) -> list[str]:
+    if not headline:
+        return []
+    fragments = [f.strip() for f in headline.split(repository.HEADLINE_SEPARATOR)]
+    return [f for f in fragments if "<mark>" in f]
+
+
+async def _contexts(
+    session: AsyncSession, rows: Sequence[repository.Row]
+) -> dict[uuid.UUID, HitContext]:
+    ids = [row.chunk_id for row in rows]
+    paths = await repository.tree_paths(session, ids)
+    around = await repository.neighbours(session, ids)
+    contexts: dict[uuid.UUID, HitContext] = {}
+    for row in rows:
+        path = paths.get(row.chunk_id, [])
+        # The chunk's own node is the last on its path; the rest are its ancestors.
+        ancestors = path[:-1] if path and path[-1].get("node_id") == row.node_path[-1] else path
+        sections = [node for node in ancestors if node.get("kind") == "section"]
+        parent_node = sections[-1] if sections else (ancestors[-1] if ancestors else None)
+        near = around.get(row.chunk_id, {})
+        contexts[row.chunk_id] = HitContext(
+            ancestors=[_node(node) for node in ancestors],
+            parent=ParentSection(
+                **_node(parent_node).model_dump(),
+                text=parent_node["text"],
+                truncated=parent_node["truncated"],
+            )
+            if parent_node is not None
+            else None,
+            previous=_neighbour(near.get(-1)),
+            next=_neighbour(near.get(1)),
+        )
+    return contexts
+
+
+def _node(node: dict[str, Any]) -> ContextNode:
+    node_range = node.get("range") or {}
+    return ContextNode(
+        node_id=str(node.get("node_id")),
+        kind=_str(node.get("kind")),
+        title=_str(node.get("title")),
+        summary=_str(node.get("summary")),
+        page_start=_int(node.get("page_start")),
+        page_end=_int(node.get("page_end")),
+        start_offset=_int(node_range.get("start_offset")),
+        end_offset=_int(node_range.get("end_offset")),
+    )
+
+
+def _neighbour(found: tuple[uuid.UUID, int, str] | None) -> NeighbourChunk | None:
+    if found is None:
+        return None
+    chunk_id, index, text = found
+    return NeighbourChunk(chunk_id=chunk_id, chunk_index=index, text=text)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -1,0 +1,255 @@
+"""Uploads through ingestion: status, tree, chunks with lineage, idempotency, replacement."""
+
+from __future__ import annotations
+
+import io
+
+import httpx
+import pytest
+from docx import Document as DocxDocument
+from fpdf import FPDF
+
+from tests.fakes import FakeEmbedders
+from tests.helpers import wait_ready
+
+BASE = "/v1/knowledge-bases/kb"
+DOCS = f"{BASE}/documents"
+
+MARKDOWN = """# Guide
+
+Intro text before the sections is part of the guide: it says who the guide is for, what
+you need before you begin, and where to ask when something in it does not work for you.
+
+## Install
+
+Run the installer. It takes a minute on most machines, and it asks for the folder where the
+program should live, the language of its menus, and whether to start it when you log in.
+
+## Use
+
+Open the app. Press start. The first screen lists your recent projects, the templates you
+can begin from, and the tutorials that walk you through the main features one at a time.
+"""
+
+
+@pytest.fixture
+async def kb(client: httpx.AsyncClient) -> None:
+    assert (await client.post("/v1/knowledge-bases", json={"name": "kb"})).status_code == 201
+
+
+async def upload_text(client: httpx.AsyncClient, text: str, **extra: object) -> httpx.Response:
+    return await client.post(DOCS, params={"wait": "true"}, json={"text": text, **extra})
+
+
+async def test_markdown_becomes_ready_with_tree_and_lineage(
+    client: httpx.AsyncClient, kb: None
+) -> None:
+    response = await upload_text(client, MARKDOWN, metadata={"team": "docs"})
+    assert response.status_code == 200, response.text
+    document = response.json()
+    assert document["status"] == "ready"
+    assert document["format"] == "markdown"
+    assert document["title"] == "Guide"
+    assert document["chunk_count"] >= 1
+    assert document["embedded_count"] == document["chunk_count"]
+    assert document["progress"]["stage"] == "ready"
+
+    tree = (await client.get(f"{DOCS}/{document['id']}/tree")).json()["root"]
+    guide = tree["children"][0]
+    assert (guide["kind"], guide["title"], guide["level"]) == ("section", "Guide", 1)
+    titles = [c["title"] for c in guide["children"] if c["kind"] == "section"]
+    assert titles == ["Install", "Use"]
+
+    chunks = (await client.get(f"{DOCS}/{document['id']}/chunks")).json()["items"]
+    assert [c["chunk_index"] for c in chunks] == list(range(len(chunks)))
+    for chunk in chunks:
+        assert chunk["doc_id"] == document["id"]
+        assert chunk["node_path"][0] == tree["node_id"]
+        assert chunk["doc_title"] == "Guide"
+        assert chunk["metadata"] == {"team": "docs"}
+        assert MARKDOWN[chunk["start_offset"] : chunk["end_offset"]] == chunk["text"]
+    install = [c for c in chunks if "installer" in c["text"]]
+    assert install
+    assert install[0]["section_titles"] == ["Guide", "Install"]
+
+
+async def test_nodes_and_ancestors(client: httpx.AsyncClient, kb: None) -> None:
+    document = (await upload_text(client, MARKDOWN)).json()
+    chunk = (await client.get(f"{DOCS}/{document['id']}/chunks")).json()["items"][-1]
+    leaf = chunk["leaf_node_id"]
+    node = await client.get(f"{DOCS}/{document['id']}/nodes/{leaf}")
+    assert node.status_code == 200
+    assert node.json()["node_id"] == leaf
+    ancestors = (await client.get(f"{DOCS}/{document['id']}/nodes/{leaf}/ancestors")).json()
+    assert [a["node_id"] for a in ancestors] == chunk["node_path"][: len(ancestors)]
+    assert all("children" not in a for a in ancestors)
+    missing = await client.get(f"{DOCS}/{document['id']}/nodes/nope")
+    assert missing.status_code == 404
+
+
+async def test_same_bytes_twice_is_idempotent(
+    client: httpx.AsyncClient, kb: None, embedders: FakeEmbedders
+) -> None:
+    first = await upload_text(client, "Same text.\n\nTwice.")
+    calls = sum(len(c) for c in embedders.by_dimensions[384].calls)
+    second = await client.post(DOCS, json={"text": "Same text.\n\nTwice."})
+    assert second.status_code == 200
+    assert second.json()["id"] == first.json()["id"]
+    assert sum(len(c) for c in embedders.by_dimensions[384].calls) == calls
+    listing = (await client.get(DOCS)).json()
+    assert listing["total"] == 1
+
+
+async def test_external_id_replacement_is_atomic(client: httpx.AsyncClient, kb: None) -> None:
+    old = (await upload_text(client, "Version one of the page.", external_id="page-1")).json()
+    new = await upload_text(client, "Version two of the page.", external_id="page-1")
+    assert new.status_code == 200
+    replaced = new.json()
+    assert replaced["id"] != old["id"]
+    assert replaced["external_id"] == "page-1"
+    assert (await client.get(f"{DOCS}/{old['id']}")).status_code == 404
+    by_external = (await client.get(f"{DOCS}/page-1")).json()
+    assert by_external["id"] == replaced["id"]
+    texts = [c["text"] for c in (await client.get(f"{BASE}/chunks")).json()["items"]]
+    assert texts == ["Version two of the page."]
+    same = await client.post(
+        DOCS, json={"text": "Version two of the page.", "external_id": "page-1"}
+    )
+    assert same.status_code == 200
+    assert same.json()["id"] == replaced["id"]
+
+
+async def test_delete_document_removes_chunks(client: httpx.AsyncClient, kb: None) -> None:
+    document = (await upload_text(client, MARKDOWN)).json()
+    assert (await client.delete(f"{DOCS}/{document['id']}")).status_code == 204
+    assert (await client.get(f"{DOCS}/{document['id']}")).status_code == 404
+    assert (await client.get(f"{BASE}/chunks/count")).json()["count"] == 0
+
+
+async def test_reindex_uses_new_settings(client: httpx.AsyncClient, kb: None) -> None:
+    text = "\n\n".join(f"Paragraph number {i} has a few words in it." for i in range(40))
+    document = (await upload_text(client, text)).json()
+    before = document["chunk_count"]
+    patch = await client.patch(
+        BASE, json={"chunking": {"strategy": "sliding_window", "window_chars": 200,
+                                  "overlap_chars": 20}}
+    )  # fmt: skip
+    assert patch.status_code == 200
+    queued = await client.post(f"{DOCS}/{document['id']}/reindex")
+    assert queued.status_code == 202
+    done = await wait_ready(client, f"{DOCS}/{document['id']}")
+    assert done["status"] == "ready"
+    assert done["chunk_count"] > before
+    count = (await client.get(f"{BASE}/chunks/count")).json()["count"]
+    assert count == done["chunk_count"]
+
+
+async def test_pdf_upload_keeps_pages(client: httpx.AsyncClient, kb: None) -> None:
+    pdf = FPDF()
+    for page in range(1, 4):
+        pdf.add_page()
+        pdf.set_font("Helvetica", size=12)
+        pdf.multi_cell(0, 10, f"Page {page} talks about topic {page}. " * 5)
+    data = bytes(pdf.output())
+    response = await client.post(
+        DOCS, params={"wait": "true"}, files={"file": ("report.pdf", data, "application/pdf")},
+        data={"metadata": '{"kind": "report"}', "title": "Report"},
+    )  # fmt: skip
+    assert response.status_code == 200, response.text
+    document = response.json()
+    assert (document["status"], document["format"], document["title"]) == (
+        "ready", "pdf", "Report",
+    )  # fmt: skip
+    assert document["metadata"] == {"kind": "report"}
+    chunks = (await client.get(f"{DOCS}/{document['id']}/chunks")).json()["items"]
+    pages = {(c["page_start"], c["page_end"]) for c in chunks}
+    assert min(p[0] for p in pages) == 1
+    assert max(p[1] for p in pages) == 3
+
+
+async def test_docx_upload_nests_headings(client: httpx.AsyncClient, kb: None) -> None:
+    docx = DocxDocument()
+    docx.add_heading("Handbook", level=1)
+    docx.add_paragraph(
+        "Welcome to the handbook. It explains how the company works, who to ask about what, "
+        "and the rules that everyone follows, from the first day to the last one."
+    )
+    docx.add_heading("Holidays", level=2)
+    docx.add_paragraph("Twenty five days a year.")
+    buffer = io.BytesIO()
+    docx.save(buffer)
+    response = await client.post(
+        DOCS, params={"wait": "true"}, files={"file": ("h.docx", buffer.getvalue())}
+    )
+    assert response.status_code == 200, response.text
+    chunks = (await client.get(f"{DOCS}/{response.json()['id']}/chunks")).json()["items"]
+    holiday = [c for c in chunks if "Twenty five" in c["text"]]
+    assert holiday[0]["section_titles"] == ["Handbook", "Holidays"]
+
+
+@pytest.mark.parametrize(
+    ("files", "status", "slug"),
+    [
+        ({"file": ("empty.txt", b"")}, 422, "unprocessable-document"),
+        ({"file": ("blank.txt", b"   \n\n ")}, 422, "unprocessable-document"),
+        ({"file": ("bad.txt", b"caf\xc3\x28 latin")}, 422, "unprocessable-document"),
+        ({"file": ("nul.txt", b"abc\x00def")}, 422, "unprocessable-document"),
+        ({"file": ("img.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)}, 415, "unsupported-media-type"),
+    ],
+)
+async def test_bad_files_rejected_at_upload(
+    client: httpx.AsyncClient, kb: None, files: dict[str, tuple[str, bytes]], status: int, slug: str
+) -> None:
+    response = await client.post(DOCS, files=files)
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["type"].endswith(slug)
+    assert (await client.get(DOCS)).json()["total"] == 0
+
+
+async def test_truncated_pdf_fails_readably(client: httpx.AsyncClient, kb: None) -> None:
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.cell(0, 10, "Hello")
+    data = bytes(pdf.output())[:200]
+    response = await client.post(
+        DOCS, params={"wait": "true"}, files={"file": ("cut.pdf", data, "application/pdf")}
+    )
+    assert response.status_code in (200, 422)
+    if response.status_code == 200:
+        document = response.json()
+        assert document["status"] == "failed"
+        assert document["error"]
+        assert (await client.get(f"{BASE}/chunks/count")).json()["count"] == 0
+
+
+async def test_too_large_is_413(client: httpx.AsyncClient, kb: None, app: object) -> None:
+    limit = app.state.settings.max_upload_bytes  # type: ignore[attr-defined]
+    response = await client.post(DOCS, files={"file": ("big.txt", b"a" * (limit + 1))})
+    assert response.status_code == 413
+    assert response.json()["type"].endswith("payload-too-large")
+
+
+async def test_wrong_content_type_is_415(client: httpx.AsyncClient, kb: None) -> None:
+    response = await client.post(DOCS, content=b"hello", headers={"content-type": "text/plain"})
+    assert response.status_code == 415
+
+
+async def test_bad_json_fields_are_422(client: httpx.AsyncClient, kb: None) -> None:
+    response = await client.post(DOCS, json={"text": "x", "format": "pdf"})
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["loc"] == ["body", "format"]
+    bad_chunking = await client.post(DOCS, json={"text": "x", "chunking": {"max_tokens": 1}})
+    assert bad_chunking.status_code == 422
+
+
+async def test_list_filters_by_status_and_metadata(client: httpx.AsyncClient, kb: None) -> None:
+    await upload_text(client, "Alpha text.", metadata={"lang": "en", "n": 1})
+    await upload_text(client, "Beta text.", metadata={"lang": "de"})
+    ready = (await client.get(DOCS, params={"status": "ready"})).json()
+    assert ready["total"] == 2
+    english = (await client.get(DOCS, params={"metadata": '{"lang": "en"}'})).json()
+    assert [d["metadata"]["lang"] for d in english["items"]] == ["en"]
+    assert (await client.get(DOCS, params={"metadata": "[1]"})).status_code == 422
+    assert (await client.get(DOCS, params={"status": "weird"})).status_code == 422
