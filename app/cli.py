@@ -36,7 +36,9 @@ def wait_for_database(url: str, *, timeout_s: float) -> None:
             return
         except (OSError, asyncpg.PostgresError) as exc:
             if time.monotonic() > deadline:
-                raise SystemExit(f"arbor: database not reachable after {timeout_s:.0f} s: {exc}")
+                raise SystemExit(
+                    f"arbor: database not reachable after {timeout_s:.0f} s: {exc}"
+                ) from None
             logger.info("waiting for the database: %s", type(exc).__name__)
             time.sleep(1)
 
@@ -78,6 +80,43 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
             embedded.stop()
 
 
+async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:
+    import asyncio
+
+    from app.chunks.providers import default_embedder_factory
+    from app.db.engine import Database
+    from app.documents.pipeline import worker_pool
+
+    database = Database(url, settings)
+    pool = worker_pool(
+        database, settings, default_embedder_factory(settings), concurrency=concurrency
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    pool.start()
+    logger.info("worker %s running %d job loops", pool.worker_id, concurrency)
+    try:
+        await stop.wait()
+    finally:
+        await pool.stop()
+        await database.dispose()
+
+
+def work(settings: Settings, *, concurrency: int) -> None:
+    """Run ingestion jobs from the shared database, without serving HTTP."""
+    import asyncio
+
+    url, embedded = _database_url(settings)
+    try:
+        upgrade_to_head(url)
+        asyncio.run(_run_workers(url, settings, concurrency))
+    finally:
+        if embedded is not None:
+            embedded.stop()
+
+
 def migrate(settings: Settings) -> None:
     url, embedded = _database_url(settings)
     try:
@@ -102,6 +141,8 @@ def main(argv: list[str] | None = None) -> None:
     serve_cmd.add_argument("--host", default=None)
     serve_cmd.add_argument("--port", type=int, default=None)
     commands.add_parser("migrate", help="apply database migrations")
+    worker_cmd = commands.add_parser("worker", help="run ingestion jobs (more workers)")
+    worker_cmd.add_argument("--concurrency", type=int, default=None)
     export_cmd = commands.add_parser("export-openapi", help="write the OpenAPI document")
     export_cmd.add_argument("path", type=Path, nargs="?", default=Path("openapi/openapi.json"))
     args = parser.parse_args(argv)
@@ -118,6 +159,8 @@ def main(argv: list[str] | None = None) -> None:
         serve(settings, host=args.host or settings.host, port=args.port or settings.port)
     elif args.command == "migrate":
         migrate(settings)
+    elif args.command == "worker":
+        work(settings, concurrency=args.concurrency or max(settings.workers, 1))
     else:
         export_openapi(args.path)
 

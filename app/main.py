@@ -14,7 +14,7 @@ from app.chunks.router import router as chunks_router
 from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
-from app.documents.pipeline import Ingestor
+from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
 from app.health.router import Check
 from app.health.router import router as health_router
@@ -54,10 +54,15 @@ def create_app(
             url = embedded.start()
         app.state.database = Database(url, settings)
         pool: WorkerPool | None = None
+        for probe in app.state.readiness_probes:
+            await probe()  # loads the built-in model now rather than on the first upload
         if settings.workers > 0:
-            ingestor = Ingestor(app.state.database, settings, app.state.embedder_factory)
-            handlers = {"ingest": ingestor.handle, "reindex": ingestor.handle}
-            pool = WorkerPool(app.state.database, settings, handlers, concurrency=settings.workers)
+            pool = worker_pool(
+                app.state.database,
+                settings,
+                app.state.embedder_factory,
+                concurrency=settings.workers,
+            )
             pool.start()
             app.state.poke_workers = pool.poke
         try:
@@ -79,7 +84,11 @@ def create_app(
     app.state.settings = settings
     app.state.readiness_probes = []
     app.state.poke_workers = lambda: None
-    app.state.embedder_factory = embedder_factory or default_embedder_factory(settings)
+    if embedder_factory is None:
+        registry_embedders = default_embedder_factory(settings)
+        app.state.readiness_probes.append(registry_embedders.readiness)
+        embedder_factory = registry_embedders
+    app.state.embedder_factory = embedder_factory
     install_problem_handlers(app)
     app.include_router(health_router)
     app.include_router(knowledge_bases_router)

@@ -18,7 +18,8 @@ from app.models import Chunk, KnowledgeBase
 class DocumentEmbedder(Protocol):
     """The part of an embedding provider that chunk storage needs."""
 
-    dimensions: int
+    @property
+    def dimensions(self) -> int: ...
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
 

@@ -24,6 +24,7 @@ from app.ingestion.parse import parse_document
 from app.ingestion.parsers import ParsedDocument
 from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, EstimatingCounter, TokenCounter
 from app.jobs import repository as jobs_repository
+from app.jobs.worker import WorkerPool
 from app.kit.errors import AppError
 from app.models import Chunk, Document, DocumentSource, Job, KnowledgeBase
 
@@ -31,6 +32,7 @@ logger = logging.getLogger(__name__)
 
 CHUNK_ID_NAMESPACE = uuid.UUID("6f0c3f0e-2b7a-4f57-9a59-4c3e0b7d9a11")
 MAX_RETRY_DELAY_S = 300.0
+DEFAULT_MAX_TOKENS = 512
 
 
 class JobGone(Exception):
@@ -92,6 +94,9 @@ class Ingestor:
         embedder = self.embedders(kb)
         counter, window = token_counter(embedder)
         config = ChunkingConfig(**{**kb.chunking, **(job.payload.get("chunking") or {})})
+        if config.max_tokens is None:
+            # API models read 8k tokens, but retrieval wants passages, not chapters.
+            config = config.model_copy(update={"max_tokens": min(window, DEFAULT_MAX_TOKENS)})
         drafts = await asyncio.to_thread(
             chunk_document, parsed, config, counter, embedder_window=window
         )
@@ -278,3 +283,12 @@ class Ingestor:
             if document is not None:
                 document.progress = {**document.progress, "retrying": True, "last_error": reason}
             await jobs_repository.retry_later(session, job.id, delay_s=delay, error=reason)
+
+
+def worker_pool(
+    database: Database, settings: Settings, embedders: EmbedderFactory, *, concurrency: int
+) -> WorkerPool:
+    """The pool that runs this service's jobs (ingest and reindex)."""
+    ingestor = Ingestor(database, settings, embedders)
+    handlers = {"ingest": ingestor.handle, "reindex": ingestor.handle}
+    return WorkerPool(database, settings, handlers, concurrency=concurrency)
