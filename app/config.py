@@ -32,12 +32,12 @@ class Settings(BaseSettings):
     max_upload_bytes: int = 50 * 1024 * 1024
     default_page_size: int = 20
     # Background ingestion: in-process workers (0: only `arbor worker` processes run jobs).
-    workers: int = 1
+    workers: int = 4
     job_lease_s: float = 60.0
     job_poll_s: float = 1.0
     job_max_attempts: int = 5
     job_retry_base_s: float = 2.0
-    embed_batch_size: int = 64
+    embed_batch_size: int = 32
     max_wait_s: float = 600.0
     max_page_size: int = 200
 

@@ -177,3 +177,15 @@ async def test_bad_cursor_is_422(client: httpx.AsyncClient, cursor: str) -> None
 async def test_limit_bounds(client: httpx.AsyncClient) -> None:
     assert (await client.get("/v1/knowledge-bases", params={"limit": 0})).status_code == 422
     assert (await client.get("/v1/knowledge-bases", params={"limit": 201})).status_code == 422
+
+
+async def test_chunking_settings_are_validated(client: httpx.AsyncClient) -> None:
+    bad = await create(client, name="c1", chunking={"strategy": "by-moon-phase"})
+    assert bad.status_code == 422
+    assert "strategy" in bad.json()["detail"]
+    unknown = await create(client, name="c2", chunking={"max_tokenz": 100})
+    assert unknown.status_code == 422
+    good = await create(client, name="c3", chunking={"strategy": "sliding_window"})
+    assert good.status_code == 201
+    patch = await client.patch("/v1/knowledge-bases/c3", json={"chunking": {"overlap_chars": -1}})
+    assert patch.status_code == 422

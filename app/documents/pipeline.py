@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy import delete
 
 from app.chunks import repository as chunks_repository
+from app.chunks.batching import BatchingEmbedder
 from app.chunks.embedding import DocumentEmbedder, EmbedderFactory, cached_vectors, text_sha256
 from app.chunks.repository import ChunkRow
 from app.config import Settings
@@ -71,6 +73,20 @@ class Ingestor:
     database: Database
     settings: Settings
     embedders: EmbedderFactory
+    batchers: dict[int, BatchingEmbedder] = field(default_factory=dict)
+
+    def _batcher(self, embedder: DocumentEmbedder) -> BatchingEmbedder:
+        """One batcher per embedder instance, so concurrent jobs share model calls."""
+        key = id(embedder)
+        if key not in self.batchers:
+            self.batchers[key] = BatchingEmbedder(
+                embedder, max_batch=self.settings.embed_batch_size
+            )
+        return self.batchers[key]
+
+    async def close(self) -> None:
+        for batcher in self.batchers.values():
+            await batcher.close()
 
     async def handle(self, job: Job) -> None:
         try:
@@ -81,6 +97,9 @@ class Ingestor:
         except AppError as exc:
             # The document itself is bad (corrupt, encrypted, empty...): no retry helps.
             await self._fail(job, exc.detail)
+        except ValidationError as exc:
+            # Chunking settings that no longer validate: a retry would fail the same way.
+            await self._fail(job, f"invalid chunking settings: {exc.errors()[0]['msg']}")
         except RetryLater as exc:
             await self._retry_or_fail(job, exc.reason, exc.delay_s)
         except Exception as exc:
@@ -165,9 +184,7 @@ class Ingestor:
             if missing:
                 by_hash = dict(zip(hashes, texts, strict=True))
                 try:
-                    computed = await asyncio.to_thread(
-                        embedder.embed_documents, [by_hash[h] for h in missing]
-                    )
+                    computed = await self._batcher(embedder).embed([by_hash[h] for h in missing])
                 except Exception as exc:
                     if is_transient(exc) and job.attempts < job.max_attempts:
                         raise RetryLater(
@@ -291,4 +308,6 @@ def worker_pool(
     """The pool that runs this service's jobs (ingest and reindex)."""
     ingestor = Ingestor(database, settings, embedders)
     handlers = {"ingest": ingestor.handle, "reindex": ingestor.handle}
-    return WorkerPool(database, settings, handlers, concurrency=concurrency)
+    pool = WorkerPool(database, settings, handlers, concurrency=concurrency)
+    pool.on_stop.append(ingestor.close)
+    return pool

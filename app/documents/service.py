@@ -9,7 +9,6 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
@@ -17,11 +16,11 @@ from app.db.engine import Database
 from app.documents import repository
 from app.documents.schemas import TERMINAL_STATUSES, DocumentRead, Progress
 from app.documents.upload import Upload
-from app.ingestion.chunking import ChunkingConfig
 from app.ingestion.tree import DocumentNode, ancestors, find_node
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_cursor, encode_cursor
+from app.knowledge_bases.service import validate_chunking
 from app.models import Document, DocumentSource, KnowledgeBase
 
 WAIT_POLL_S = 0.1
@@ -54,10 +53,7 @@ def to_read(document: Document) -> DocumentRead:
 
 def check_chunking(kb: KnowledgeBase, override: dict[str, Any] | None) -> None:
     """Reject a bad chunking override at upload rather than in the background job."""
-    try:
-        ChunkingConfig(**{**kb.chunking, **(override or {})})
-    except (ValidationError, TypeError) as exc:
-        raise ValidationFailed(f"Invalid chunking settings: {exc}") from exc
+    validate_chunking({**kb.chunking, **(override or {})})
 
 
 async def create(

@@ -39,6 +39,8 @@ class WorkerPool:
         self._wake = asyncio.Event()
         self._stopping = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        # Run after the loops stopped (e.g. closing shared embedding batchers).
+        self.on_stop: list[Callable[[], Awaitable[None]]] = []
 
     def start(self) -> None:
         self._tasks = [
@@ -59,6 +61,8 @@ class WorkerPool:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
+        for callback in self.on_stop:
+            await callback()
 
     async def run_once(self) -> bool:
         """Claim and run one job; False when there was nothing to do."""

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks.vector_index import create_vector_index, drop_vector_index
+from app.ingestion.chunking import ChunkingConfig
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_cursor, encode_cursor
 from app.knowledge_bases import repository
@@ -27,6 +30,18 @@ IMMUTABLE_EMBEDDING_HINT = (
     "The embedding model and dimensions of a knowledge base are fixed: create a new "
     "knowledge base with the new embedding and re-ingest, or re-embed into it."
 )
+
+
+def validate_chunking(chunking: dict[str, Any]) -> dict[str, Any]:
+    """Chunking settings as given, once they validate; a 422 naming the problem otherwise."""
+    try:
+        ChunkingConfig(**chunking)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'chunking'}: {e['msg']}" for e in exc.errors()
+        )
+        raise ValidationFailed(f"Invalid chunking settings: {problems}") from exc
+    return chunking
 
 
 def resolve_embedding(config: EmbeddingConfig) -> EmbeddingRead:
@@ -136,7 +151,7 @@ async def create(
         embedding_dimensions=embedding.dimensions,
         embedding_variant=embedding.variant,
         embedding_options=options,
-        chunking=data.chunking,
+        chunking=validate_chunking(data.chunking),
         text_search_language=data.text_search_language,
         hnsw_m=data.hnsw.m,
         hnsw_ef_construction=data.hnsw.ef_construction,
@@ -200,7 +215,7 @@ async def update(
     if data.description is not None:
         kb.description = data.description
     if data.chunking is not None:
-        kb.chunking = data.chunking
+        kb.chunking = validate_chunking(data.chunking)
     return await _read(session, kb)
 
 

@@ -22,6 +22,7 @@ from app.ingestion import (
     parse_document,
 )
 from app.ingestion.tree import Node, children_of, containing_path
+from app.kit.errors import PayloadTooLarge, UnprocessableDocument, UnsupportedMediaType
 
 TOKENIZER = Path(__file__).parent / "data" / "tokenizer.json"
 COUNTER = TokenizerCounter.from_file(TOKENIZER)
@@ -214,3 +215,41 @@ def test_generated_documents_include_hard_cases(fmt: str) -> None:
     _check_tree(parsed)
     chunks = chunk_document(parsed, ChunkingConfig(max_tokens=16, overlap_tokens=4), COUNTER)
     _check_chunks(parsed, chunks, 16)
+
+
+@PROPERTY_SETTINGS
+@given(
+    data=st.one_of(
+        st.binary(max_size=300),
+        st.text(max_size=300).map(lambda s: s.encode("utf-8", "surrogatepass")),
+        documents().map(str.encode),
+        st.lists(
+            st.sampled_from(
+                [
+                    "<p>",
+                    "</p>",
+                    "<h2>",
+                    "</h2>",
+                    "<li>",
+                    "<br>",
+                    "<tr>",
+                    "<td>",
+                    "<script>",
+                    "</script>",
+                    "x y.",
+                    ",",
+                    '"',
+                    "\n",
+                ]
+            ),
+            max_size=40,
+        ).map(lambda parts: "".join(parts).encode()),
+    ),
+    fmt=st.sampled_from([None, "markdown", "text", "csv", "html", "pdf", "docx"]),
+)
+def test_any_input_gives_a_valid_tree_or_an_app_error(data: bytes, fmt: str | None) -> None:
+    try:
+        parsed = parse_document(data, format=fmt)
+    except (UnprocessableDocument, UnsupportedMediaType, PayloadTooLarge):
+        return  # refused with a client error; anything else escapes and fails the test
+    _check_tree(parsed)
