@@ -1,0 +1,176 @@
+"""Ingest BEIR SciFact through the HTTP API and compare with the raw embedder on the same chunks.
+
+Usage: scripts/bench-ingest [--limit N] [--concurrency 8]
+Prints docs/s, chunks/s, the ratio to the raw embedder's chunks/s on the same chunk texts
+(same batch size, measured in the same run after the server stopped), and peak server RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "eval" / "scifact" / "corpus.jsonl.gz"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def load_corpus(limit: int | None) -> list[dict[str, str]]:
+    with gzip.open(CORPUS, "rt") as lines:
+        docs = [json.loads(line) for line in lines]
+    return docs[:limit] if limit else docs
+
+
+class RssSampler(threading.Thread):
+    """Peak resident memory of a process and its children (the server and its Postgres)."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.process = psutil.Process(pid)
+        self.peak_app = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self.peak_app = max(self.peak_app, self.process.memory_info().rss)
+            except psutil.Error:
+                return
+            time.sleep(0.2)
+
+
+async def upload_all(base: str, docs: list[dict[str, str]], concurrency: int) -> None:
+    semaphore = asyncio.Semaphore(concurrency)
+    url = f"{base}/v1/knowledge-bases/scifact/documents"
+    async with httpx.AsyncClient(timeout=60) as client:
+
+        async def one(doc: dict[str, str]) -> None:
+            body = {
+                "text": f"{doc['title']}\n\n{doc['text']}",
+                "title": doc["title"],
+                "external_id": doc["_id"],
+                "format": "text",
+            }
+            async with semaphore:
+                response = await client.post(url, json=body)
+            if response.status_code not in (200, 202):
+                raise RuntimeError(f"upload failed: {response.status_code} {response.text}")
+
+        await asyncio.gather(*(one(doc) for doc in docs))
+
+
+def wait_all_done(base: str, expected: int, timeout_s: float) -> dict[str, int]:
+    url = f"{base}/v1/knowledge-bases/scifact/documents"
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        ready = httpx.get(url, params={"status": "ready", "limit": 1}).json()["total"]
+        failed = httpx.get(url, params={"status": "failed", "limit": 1}).json()["total"]
+        if ready + failed >= expected:
+            return {"ready": ready, "failed": failed}
+        time.sleep(0.25)
+    raise RuntimeError("ingestion did not finish in time")
+
+
+def chunk_texts(base: str) -> list[str]:
+    texts: list[str] = []
+    cursor = None
+    while True:
+        params: dict[str, str | int] = {"limit": 200}
+        if cursor:
+            params["cursor"] = cursor
+        page = httpx.get(f"{base}/v1/knowledge-bases/scifact/chunks", params=params).json()
+        texts += [item["text"] for item in page["items"]]
+        cursor = page["next_cursor"]
+        if not cursor:
+            return texts
+
+
+def raw_embedder_rate(texts: list[str], batch: int) -> float:
+    from app.config import Settings
+    from app.embeddings.registry import DEFAULT_LOCAL, build_provider
+
+    provider = build_provider(DEFAULT_LOCAL, model_dir=Settings().model_dir)
+    assert provider is not None
+    provider.embed_documents(texts[:batch])  # warm-up
+    started = time.perf_counter()
+    for start in range(0, len(texts), batch):
+        provider.embed_documents(texts[start : start + batch])
+    return len(texts) / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=None, help="first N documents only")
+    parser.add_argument("--concurrency", type=int, default=8, help="concurrent HTTP uploads")
+    args = parser.parse_args()
+
+    docs = load_corpus(args.limit)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    data_dir = Path(tempfile.mkdtemp(prefix="arbor-bench-ingest-"))
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update(ARBOR_DATA_DIR=str(data_dir), PORT=str(port), ARBOR_LOG_LEVEL="warning")
+    server = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env)
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        created = httpx.post(f"{base}/v1/knowledge-bases", json={"name": "scifact"})
+        created.raise_for_status()
+        sampler = RssSampler(server.pid)
+        sampler.start()
+        started = time.perf_counter()
+        asyncio.run(upload_all(base, docs, args.concurrency))
+        uploaded = time.perf_counter() - started
+        outcome = wait_all_done(base, len(docs), timeout_s=3600)
+        elapsed = time.perf_counter() - started
+        sampler.stop.set()
+        texts = chunk_texts(base)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+    workers = int(env.get("ARBOR_WORKERS", "4"))
+    batch = int(env.get("ARBOR_EMBED_BATCH_SIZE", "32"))
+    raw = raw_embedder_rate(texts, batch)
+    ingest_rate = len(texts) / elapsed
+    lengths = [len(t) for t in texts]
+    print(f"documents: {len(docs)} ({outcome['ready']} ready, {outcome['failed']} failed)")
+    print(f"chunks: {len(texts)} (median {statistics.median(lengths):.0f} chars)")
+    print(f"settings: workers={workers} embed_batch_size={batch} uploads={args.concurrency}")
+    print("| measure | value |")
+    print("| --- | --- |")
+    print(f"| upload phase (202s returned) | {uploaded:.1f} s |")
+    print(f"| ingest wall time (first upload to last ready) | {elapsed:.1f} s |")
+    print(f"| documents/s | {len(docs) / elapsed:.1f} |")
+    print(f"| chunks/s through the API | {ingest_rate:.1f} |")
+    print(f"| raw embedder chunks/s, same chunks, batch {batch} | {raw:.1f} |")
+    print(f"| ratio ingest / raw | {ingest_rate / raw:.2f} |")
+    print(f"| peak RSS of the server process | {sampler.peak_app / 2**20:.0f} MiB |")
+
+
+if __name__ == "__main__":
+    main()
