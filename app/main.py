@@ -18,6 +18,7 @@ from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
 from app.health.router import Check
 from app.health.router import router as health_router
+from app.jobs.router import router as jobs_router
 from app.jobs.worker import WorkerPool
 from app.kit.problems import Problem, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
@@ -32,6 +33,7 @@ TAGS = [
     {"name": "documents", "description": "Uploads, their trees and ingestion progress."},
     {"name": "chunks", "description": "Retrievable slices of documents, with lineage and vectors."},
     {"name": "search", "description": "Hybrid, vector and full-text search with filters."},
+    {"name": "jobs", "description": "Background work: ingestion, re-embedding."},
     {"name": "health", "description": "Liveness and readiness."},
 ]
 
@@ -94,6 +96,7 @@ def create_app(
     app.include_router(knowledge_bases_router)
     app.include_router(documents_router)
     app.include_router(chunks_router)
+    app.include_router(jobs_router)
     app.include_router(search_router)
     _register_problem_schema(app)
     return app

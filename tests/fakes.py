@@ -37,9 +37,11 @@ class FakeEmbedders:
 
     def __init__(self) -> None:
         self.by_dimensions: dict[int, HashEmbedder] = {}
+        # Simulates a provider that is down: knowledge bases get no embedder.
+        self.down = False
 
     def __call__(self, kb: KnowledgeBase) -> HashEmbedder | None:
-        if kb.embedding_provider == "none":
+        if kb.embedding_provider == "none" or self.down:
             return None
         return self.by_dimensions.setdefault(
             kb.embedding_dimensions, HashEmbedder(kb.embedding_dimensions)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import httpx
@@ -253,3 +254,37 @@ async def test_list_filters_by_status_and_metadata(client: httpx.AsyncClient, kb
     assert [d["metadata"]["lang"] for d in english["items"]] == ["en"]
     assert (await client.get(DOCS, params={"metadata": "[1]"})).status_code == 422
     assert (await client.get(DOCS, params={"status": "weird"})).status_code == 422
+
+
+async def test_embedder_down_then_backfill(
+    client: httpx.AsyncClient, kb: None, embedders: FakeEmbedders
+) -> None:
+    embedders.down = True
+    document = (await upload_text(client, MARKDOWN)).json()
+    assert document["status"] == "ready"
+    assert document["embedded_count"] == 0
+    pending = (await client.get(f"{BASE}/chunks", params={"embedded": False})).json()
+    assert pending["total"] == document["chunk_count"] > 0
+
+    embedders.down = False
+    started = await client.post(f"{BASE}/chunks/embed")
+    assert started.status_code == 202
+    assert started.json()["pending"] == document["chunk_count"]
+    job_url = f"{BASE}/jobs/{started.json()['job']['id']}"
+    for _ in range(200):
+        job = (await client.get(job_url)).json()
+        if job["status"] in ("succeeded", "failed"):
+            break
+        await asyncio.sleep(0.05)
+    assert job["status"] == "succeeded", job
+    count = (await client.get(f"{BASE}/chunks/count")).json()
+    assert count["not_embedded"] == 0
+    refreshed = (await client.get(f"{DOCS}/{document['id']}")).json()
+    assert refreshed["embedded_count"] == refreshed["chunk_count"]
+
+
+async def test_job_of_other_kb_is_404(client: httpx.AsyncClient, kb: None) -> None:
+    started = await client.post(f"{BASE}/chunks/embed")
+    job_id = started.json()["job"]["id"]
+    await client.post("/v1/knowledge-bases", json={"name": "other"})
+    assert (await client.get(f"/v1/knowledge-bases/other/jobs/{job_id}")).status_code == 404

@@ -88,3 +88,21 @@ class BatchingEmbedder:
                 if not request.future.done():
                     request.future.set_result(vectors[start:end])
                 start = end
+
+
+class Batchers:
+    """One batcher per embedder instance, shared by every job of a worker pool."""
+
+    def __init__(self, *, max_batch: int) -> None:
+        self.max_batch = max_batch
+        self._by_embedder: dict[int, BatchingEmbedder] = {}
+
+    def get(self, embedder: DocumentEmbedder) -> BatchingEmbedder:
+        key = id(embedder)
+        if key not in self._by_embedder:
+            self._by_embedder[key] = BatchingEmbedder(embedder, max_batch=self.max_batch)
+        return self._by_embedder[key]
+
+    async def close(self) -> None:
+        for batcher in self._by_embedder.values():
+            await batcher.close()

@@ -9,14 +9,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import delete
 
 from app.chunks import repository as chunks_repository
-from app.chunks.batching import BatchingEmbedder
+from app.chunks.backfill import Backfiller
+from app.chunks.batching import Batchers
 from app.chunks.embedding import DocumentEmbedder, EmbedderFactory, cached_vectors, text_sha256
 from app.chunks.repository import ChunkRow
 from app.config import Settings
@@ -73,20 +74,7 @@ class Ingestor:
     database: Database
     settings: Settings
     embedders: EmbedderFactory
-    batchers: dict[int, BatchingEmbedder] = field(default_factory=dict)
-
-    def _batcher(self, embedder: DocumentEmbedder) -> BatchingEmbedder:
-        """One batcher per embedder instance, so concurrent jobs share model calls."""
-        key = id(embedder)
-        if key not in self.batchers:
-            self.batchers[key] = BatchingEmbedder(
-                embedder, max_batch=self.settings.embed_batch_size
-            )
-        return self.batchers[key]
-
-    async def close(self) -> None:
-        for batcher in self.batchers.values():
-            await batcher.close()
+    batchers: Batchers
 
     async def handle(self, job: Job) -> None:
         try:
@@ -184,7 +172,8 @@ class Ingestor:
             if missing:
                 by_hash = dict(zip(hashes, texts, strict=True))
                 try:
-                    computed = await self._batcher(embedder).embed([by_hash[h] for h in missing])
+                    batcher = self.batchers.get(embedder)
+                    computed = await batcher.embed([by_hash[h] for h in missing])
                 except Exception as exc:
                     if is_transient(exc) and job.attempts < job.max_attempts:
                         raise RetryLater(
@@ -305,9 +294,11 @@ class Ingestor:
 def worker_pool(
     database: Database, settings: Settings, embedders: EmbedderFactory, *, concurrency: int
 ) -> WorkerPool:
-    """The pool that runs this service's jobs (ingest and reindex)."""
-    ingestor = Ingestor(database, settings, embedders)
-    handlers = {"ingest": ingestor.handle, "reindex": ingestor.handle}
+    """The pool that runs this service's jobs: ingest, reindex, and embedding backfills."""
+    batchers = Batchers(max_batch=settings.embed_batch_size)
+    ingestor = Ingestor(database, settings, embedders, batchers)
+    backfiller = Backfiller(database, settings, embedders, batchers)
+    handlers = {"ingest": ingestor.handle, "reindex": ingestor.handle, "embed": backfiller.handle}
     pool = WorkerPool(database, settings, handlers, concurrency=concurrency)
-    pool.on_stop.append(ingestor.close)
+    pool.on_stop.append(batchers.close)
     return pool

@@ -1,0 +1,98 @@
+"""The `embed` job: give vectors to a knowledge base's chunks that were stored without one."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy import select, text
+
+from app.chunks.batching import Batchers
+from app.chunks.embedding import EmbedderFactory
+from app.config import Settings
+from app.db.engine import Database
+from app.jobs import repository as jobs_repository
+from app.models import Chunk, Job, KnowledgeBase
+
+SET_VECTORS = text(
+    "UPDATE chunks c SET embedding = CAST(v.vector AS vector), embedded_at = now(), "
+    "updated_at = now() FROM unnest(CAST(:ids AS uuid[]), CAST(:vectors AS text[])) "
+    "AS v(id, vector) WHERE c.id = v.id AND c.knowledge_base_id = :kb AND c.embedding IS NULL"
+)
+REFRESH_DOCUMENTS = text(
+    "UPDATE documents d SET embedded_count = c.embedded, updated_at = now(), "
+    "error = CASE WHEN c.embedded = d.chunk_count THEN NULL ELSE d.error END "
+    "FROM (SELECT document_id, count(embedding) AS embedded FROM chunks "
+    "WHERE knowledge_base_id = :kb GROUP BY document_id) c "
+    "WHERE d.id = c.document_id AND d.knowledge_base_id = :kb"
+)
+
+
+def vector_literal(vector: list[float]) -> str:
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+@dataclass
+class Backfiller:
+    """Embeds pending chunks in batches; safe to run twice (only null vectors are written)."""
+
+    database: Database
+    settings: Settings
+    embedders: EmbedderFactory
+    batchers: Batchers
+
+    async def handle(self, job: Job) -> None:
+        async with self.database.transaction() as session:
+            kb = await session.get(KnowledgeBase, job.knowledge_base_id)
+        embedder = self.embedders(kb) if kb is not None else None
+        if kb is None or embedder is None:
+            async with self.database.transaction() as session:
+                await jobs_repository.finish(
+                    session, job.id, status="failed", error="the knowledge base has no embedder"
+                )
+            return
+        batcher = self.batchers.get(embedder)
+        after = uuid.UUID(int=0)
+        while True:
+            async with self.database.transaction() as session:
+                rows = (
+                    await session.execute(
+                        select(Chunk.id, Chunk.text)
+                        .where(
+                            Chunk.knowledge_base_id == kb.id,
+                            Chunk.embedding.is_(None),
+                            Chunk.id > after,
+                        )
+                        .order_by(Chunk.id)
+                        .limit(self.settings.embed_batch_size * 4)
+                    )
+                ).all()
+            if not rows:
+                break
+            try:
+                vectors = await batcher.embed([row.text for row in rows])
+            except Exception as exc:
+                await self._retry_or_fail(job, f"embedder failed: {exc}")
+                return
+            async with self.database.transaction() as session:
+                await session.execute(
+                    SET_VECTORS,
+                    {
+                        "ids": [row.id for row in rows],
+                        "vectors": [vector_literal(list(v)) for v in vectors],
+                        "kb": kb.id,
+                    },
+                )
+            after = rows[-1].id
+        async with self.database.transaction() as session:
+            await session.execute(REFRESH_DOCUMENTS, {"kb": kb.id})
+            await jobs_repository.finish(session, job.id, status="succeeded")
+
+    async def _retry_or_fail(self, job: Job, reason: str) -> None:
+        # Vectors already written stay; a later attempt continues with what is still null.
+        async with self.database.transaction() as session:
+            if job.attempts >= job.max_attempts:
+                await jobs_repository.finish(session, job.id, status="failed", error=reason)
+            else:
+                delay = self.settings.job_retry_base_s * 2 ** (job.attempts - 1)
+                await jobs_repository.retry_later(session, job.id, delay_s=delay, error=reason)

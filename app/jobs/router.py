@@ -1,0 +1,64 @@
+"""HTTP routes for jobs: start an embedding backfill, watch a job."""
+
+from __future__ import annotations
+
+import uuid
+
+from fastapi import APIRouter, BackgroundTasks, Request, status
+from sqlalchemy import select
+
+from app.chunks import repository as chunks_repository
+from app.db.dependencies import SessionDep
+from app.jobs import repository
+from app.jobs.schemas import EmbedPendingResult, JobRead
+from app.kit.errors import Conflict, NotFound
+from app.kit.problems import problem_responses
+from app.knowledge_bases.dependencies import KnowledgeBaseDep
+from app.models import Job
+
+router = APIRouter(prefix="/v1/knowledge-bases/{kb}", tags=["jobs"])
+
+
+def to_read(job: Job) -> JobRead:
+    return JobRead.model_validate(job, from_attributes=True)
+
+
+@router.post(
+    "/chunks/embed",
+    status_code=status.HTTP_202_ACCEPTED,
+    operation_id="jobs-embed_pending",
+    summary="Embed every chunk stored without a vector (after the embedder was down)",
+    responses=problem_responses(404, 409),
+)
+async def embed_pending(
+    request: Request, kb: KnowledgeBaseDep, session: SessionDep, background: BackgroundTasks
+) -> EmbedPendingResult:
+    if kb.embedding_provider == "none":
+        raise Conflict(f"Knowledge base {kb.name!r} has no embedder; supply vectors instead.")
+    total, embedded = await chunks_repository.counts(session, kb)
+    job = repository.new_job(
+        project_id=kb.project_id,
+        knowledge_base_id=kb.id,
+        document_id=None,
+        kind="embed",
+        payload={},
+        max_attempts=request.app.state.settings.job_max_attempts,
+    )
+    session.add(job)
+    await session.flush()
+    await session.refresh(job)
+    background.add_task(request.app.state.poke_workers)
+    return EmbedPendingResult(job=to_read(job), pending=total - embedded)
+
+
+@router.get(
+    "/jobs/{job_id}",
+    operation_id="jobs-get",
+    summary="A background job's state",
+    responses=problem_responses(404, 422),
+)
+async def get_job(job_id: uuid.UUID, kb: KnowledgeBaseDep, session: SessionDep) -> JobRead:
+    job = await session.scalar(select(Job).where(Job.id == job_id, Job.knowledge_base_id == kb.id))
+    if job is None:
+        raise NotFound(f"No job {job_id} in knowledge base {kb.name!r}.")
+    return to_read(job)
