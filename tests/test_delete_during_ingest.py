@@ -1,0 +1,69 @@
+"""Deleting a document while its job runs cancels the job and leaves nothing behind."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import httpx
+import pytest
+
+from app.config import Settings
+from app.db.urls import asyncpg_dsn
+from app.main import create_app
+from tests.fake_openai import serve_in_thread
+from tests.test_real_server import free_port
+
+
+async def test_delete_while_embedding(
+    settings: Settings, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SLOW_EMBEDDER_KEY", "k")
+    port = free_port()
+    server = serve_in_thread(port, dimensions=8, delay_s=0.2)
+    app = create_app(settings.model_copy(update={"embed_batch_size": 2}))
+    try:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+                await client.post(
+                    "/v1/knowledge-bases",
+                    json={
+                        "name": "slow",
+                        "embedding": {
+                            "provider": "openai",
+                            "model": "m",
+                            "dimensions": 8,
+                            "base_url": f"http://127.0.0.1:{port}/v1",
+                            "api_key_env": "SLOW_EMBEDDER_KEY",
+                        },
+                        "chunking": {"max_tokens": 48, "overlap_tokens": 0},
+                    },
+                )
+                text = "\n\n".join(f"Paragraph {i} says something new." * 3 for i in range(30))
+                docs = "/v1/knowledge-bases/slow/documents"
+                created = (await client.post(docs, json={"text": text})).json()
+                url = f"{docs}/{created['id']}"
+                for _ in range(200):
+                    if (await client.get(url)).json()["status"] == "embedding":
+                        break
+                    await asyncio.sleep(0.02)
+                assert (await client.get(url)).json()["status"] == "embedding"
+                assert (await client.delete(url)).status_code == 204
+                await asyncio.sleep(1.0)  # let the job reach its store step
+                assert (await client.get(url)).status_code == 404
+                count = (await client.get("/v1/knowledge-bases/slow/chunks/count")).json()
+                assert count["count"] == 0
+    finally:
+        server.shutdown()
+        server.server_close()
+    connection = await asyncpg.connect(asyncpg_dsn(database_url))
+    try:
+        leftovers = await connection.fetchval(
+            "SELECT (SELECT count(*) FROM chunks) + (SELECT count(*) FROM documents) "
+            "+ (SELECT count(*) FROM document_sources) "
+            "+ (SELECT count(*) FROM jobs WHERE status IN ('queued', 'running'))"
+        )
+    finally:
+        await connection.close()
+    assert leftovers == 0
