@@ -62,8 +62,15 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
     # SIGTERM action that would kill us before the embedded Postgres is stopped.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
+    from app.auth.mode import UnsafeConfiguration, resolve
     from app.main import create_app
 
+    # The bind decides whether keys are required: check it before starting anything.
+    settings = settings.model_copy(update={"host": host, "port": port})
+    try:
+        resolve(settings)
+    except UnsafeConfiguration as exc:
+        raise SystemExit(f"arbor: {exc}") from None
     url, embedded = _database_url(settings)
     try:
         upgrade_to_head(url)

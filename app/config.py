@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -40,10 +40,31 @@ class Settings(BaseSettings):
     embed_batch_size: int = 32
     max_wait_s: float = 600.0
     max_page_size: int = 200
+    # Authentication (docs in README, "Authentication"). ARBOR_ADMIN_KEY turns it on; `auto` is
+    # off only on a loopback bind outside production, `off` is refused on any other bind.
+    admin_key: SecretStr | None = None
+    auth: Literal["auto", "on", "off"] = "auto"
+    # Where the generated first admin key is written (0600) when auth is on without a key.
+    admin_key_file: Path | None = None
+    # Requests per minute per API key; 0 turns the limit off. Unset: off for the embedded
+    # zero-config server and with auth off, 600 otherwise.
+    rate_limit_per_minute: int | None = Field(default=None, ge=0)
+    # Audit events older than this are pruned; 0 keeps them forever.
+    audit_retention_days: int = Field(default=90, ge=0)
+
+    @field_validator("admin_key", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        # `ARBOR_ADMIN_KEY=` (compose passes an unset variable as empty) means no key.
+        return None if value == "" else value
 
     @property
     def embedded_pg_dir(self) -> Path:
         return self.data_dir / "pg"
+
+    @property
+    def bootstrap_key_file(self) -> Path:
+        return self.admin_key_file or self.data_dir / "admin-key"
 
 
 @lru_cache(maxsize=1)

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app.audit.middleware import AuditMiddleware
+from app.audit.router import router as audit_router
+from app.audit.service import prune_periodically
+from app.auth import mode as auth_mode
+from app.auth.service import ensure_bootstrap_key
 from app.chunks.embedding import EmbedderFactory
 from app.chunks.providers import default_embedder_factory
 from app.chunks.router import router as chunks_router
@@ -21,7 +28,9 @@ from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
 from app.jobs.worker import WorkerPool
 from app.kit.problems import Problem, install_problem_handlers
+from app.kit.ratelimit import RateLimiter
 from app.knowledge_bases.router import router as knowledge_bases_router
+from app.projects.router import router as projects_router
 from app.search.router import router as search_router
 
 logger = logging.getLogger(__name__)
@@ -34,6 +43,8 @@ TAGS = [
     {"name": "chunks", "description": "Retrievable slices of documents, with lineage and vectors."},
     {"name": "search", "description": "Hybrid, vector and full-text search with filters."},
     {"name": "jobs", "description": "Background work: ingestion, re-embedding."},
+    {"name": "projects", "description": "Tenants and their API keys (admin scope)."},
+    {"name": "audit", "description": "Who searched and wrote what, when (admin scope)."},
     {"name": "health", "description": "Liveness and readiness."},
 ]
 
@@ -49,12 +60,19 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Refuses to start (UnsafeConfiguration) before anything is listening.
+        mode = auth_mode.resolve(settings)
+        auth_mode.announce(mode, settings)
+        app.state.auth_mode = mode
+        app.state.rate_limiter = RateLimiter(mode.rate_limit_per_minute)
         url = database_url or settings.database_url
         embedded: EmbeddedPostgres | None = None
         if url is None:
             embedded = EmbeddedPostgres(settings.embedded_pg_dir)
             url = embedded.start()
         app.state.database = Database(url, settings)
+        if mode.enabled and settings.admin_key is None:
+            await ensure_bootstrap_key(app.state.database, settings)
         pool: WorkerPool | None = None
         for probe in app.state.readiness_probes:
             await probe()  # loads the built-in model now rather than on the first upload
@@ -67,9 +85,16 @@ def create_app(
             )
             pool.start()
             app.state.poke_workers = pool.poke
+        pruning = asyncio.create_task(
+            prune_periodically(app.state.database, retention_days=settings.audit_retention_days),
+            name="arbor-audit-prune",
+        )
         try:
             yield
         finally:
+            pruning.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pruning
             if pool is not None:
                 await pool.stop()
             await app.state.database.dispose()
@@ -92,12 +117,15 @@ def create_app(
         embedder_factory = registry_embedders
     app.state.embedder_factory = embedder_factory
     install_problem_handlers(app)
+    app.add_middleware(AuditMiddleware)
     app.include_router(health_router)
     app.include_router(knowledge_bases_router)
     app.include_router(documents_router)
     app.include_router(chunks_router)
     app.include_router(jobs_router)
     app.include_router(search_router)
+    app.include_router(projects_router)
+    app.include_router(audit_router)
     _register_problem_schema(app)
     return app
 

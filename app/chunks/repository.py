@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, text, update
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Chunk, Document, KnowledgeBase
@@ -161,10 +161,24 @@ async def refresh_document_counts(session: AsyncSession, document_ids: Sequence[
     )
 
 
-async def get(session: AsyncSession, kb: KnowledgeBase, chunk_id: uuid.UUID) -> Chunk | None:
-    return await session.scalar(
-        select(Chunk).where(Chunk.knowledge_base_id == kb.id, Chunk.id == chunk_id)
+def _readable(kb: KnowledgeBase, visible: ColumnElement[bool]) -> ColumnElement[bool]:
+    """Chunks of documents the caller may read (`visible`: see app/auth/acl.py)."""
+    return Chunk.document_id.in_(
+        select(Document.id).where(Document.knowledge_base_id == kb.id, visible)
     )
+
+
+async def get(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    chunk_id: uuid.UUID,
+    *,
+    visible: ColumnElement[bool] | None = None,
+) -> Chunk | None:
+    conditions = [Chunk.knowledge_base_id == kb.id, Chunk.id == chunk_id]
+    if visible is not None:
+        conditions.append(_readable(kb, visible))
+    return await session.scalar(select(Chunk).where(*conditions))
 
 
 async def list_page(
@@ -175,9 +189,12 @@ async def list_page(
     embedded: bool | None,
     after: tuple[uuid.UUID, int, uuid.UUID] | None,
     limit: int,
+    visible: ColumnElement[bool] | None = None,
 ) -> tuple[list[Chunk], int]:
     """Chunks ordered by (document, chunk_index, id) and the total matching the filters."""
     conditions = [Chunk.knowledge_base_id == kb.id]
+    if visible is not None:
+        conditions.append(_readable(kb, visible))
     if document_id is not None:
         conditions.append(Chunk.document_id == document_id)
     if embedded is not None:

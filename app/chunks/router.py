@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response, status
 
+from app.auth.dependencies import VisibleDocumentsDep, require_scope_by_method
 from app.chunks import service
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.chunks.schemas import (
@@ -24,7 +25,12 @@ from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 
-router = APIRouter(prefix="/v1/knowledge-bases/{kb}", tags=["chunks"])
+router = APIRouter(
+    prefix="/v1/knowledge-bases/{kb}",
+    tags=["chunks"],
+    dependencies=[require_scope_by_method],
+    responses=problem_responses(401, 403, 429),
+)
 
 
 @router.put(
@@ -84,9 +90,10 @@ async def get_chunk(
     chunk_id: uuid.UUID,
     kb: KnowledgeBaseDep,
     session: SessionDep,
+    visible: VisibleDocumentsDep,
     include_vector: Annotated[bool, Query(description="Return the vector too.")] = False,
 ) -> ChunkRead:
-    chunk = await service.get_or_404(session, kb, chunk_id)
+    chunk = await service.get_or_404(session, kb, chunk_id, visible=visible)
     return service.to_read(chunk, include_vector=include_vector)
 
 
@@ -99,6 +106,7 @@ async def get_chunk(
 async def list_chunks(
     kb: KnowledgeBaseDep,
     session: SessionDep,
+    visible: VisibleDocumentsDep,
     page: Annotated[PageParams, Depends(page_params)],
     doc_id: Annotated[uuid.UUID | None, Query(description="Only this document's chunks.")] = None,
     embedded: Annotated[
@@ -114,6 +122,7 @@ async def list_chunks(
         limit=page.limit,
         cursor=page.cursor,
         include_vector=include_vector,
+        visible=visible,
     )
 
 

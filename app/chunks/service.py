@@ -6,6 +6,7 @@ import math
 import uuid
 from collections.abc import Sequence
 
+from sqlalchemy import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks import repository
@@ -126,8 +127,14 @@ async def get_fresh(session: AsyncSession, kb: KnowledgeBase, chunk_id: uuid.UUI
     return chunk
 
 
-async def get_or_404(session: AsyncSession, kb: KnowledgeBase, chunk_id: uuid.UUID) -> Chunk:
-    chunk = await repository.get(session, kb, chunk_id)
+async def get_or_404(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    chunk_id: uuid.UUID,
+    *,
+    visible: ColumnElement[bool] | None = None,
+) -> Chunk:
+    chunk = await repository.get(session, kb, chunk_id, visible=visible)
     if chunk is None:
         raise NotFound(f"No chunk {chunk_id} in knowledge base {kb.name!r}.")
     return chunk
@@ -142,6 +149,7 @@ async def list_page(
     limit: int,
     cursor: str | None,
     include_vector: bool,
+    visible: ColumnElement[bool] | None = None,
 ) -> Page[ChunkRead]:
     after = None
     if cursor is not None:
@@ -151,7 +159,13 @@ async def list_page(
         except (TypeError, ValueError) as exc:
             raise ValidationFailed("The cursor is not valid for this listing.") from exc
     chunks, total = await repository.list_page(
-        session, kb, document_id=document_id, embedded=embedded, after=after, limit=limit + 1
+        session,
+        kb,
+        document_id=document_id,
+        embedded=embedded,
+        after=after,
+        limit=limit + 1,
+        visible=visible,
     )
     next_cursor = None
     if len(chunks) > limit:

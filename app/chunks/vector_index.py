@@ -12,6 +12,8 @@ import uuid
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.tenancy import elevated
+
 # pgvector's HNSW limit for `vector` is 2,000 dimensions; `halfvec` indexes up to 4,000.
 MAX_VECTOR_INDEX_DIMS = 2000
 MAX_HALFVEC_INDEX_DIMS = 4000
@@ -42,15 +44,18 @@ async def create_vector_index(
     """Create the knowledge base's HNSW index (identifiers are derived from a UUID, not input)."""
     if dimensions > MAX_HALFVEC_INDEX_DIMS:
         return  # exact search only; documented limit
-    await session.execute(
-        text(
-            f"CREATE INDEX {index_name(knowledge_base_id)} ON chunks USING hnsw "
-            f"((embedding::{vector_cast(dimensions)}) {_opclass(dimensions)}) "
-            f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
-            f"WHERE knowledge_base_id = '{knowledge_base_id}'"
+    # DDL needs the table's owner; a request's transaction otherwise runs as the app role.
+    async with elevated(session):
+        await session.execute(
+            text(
+                f"CREATE INDEX {index_name(knowledge_base_id)} ON public.chunks USING hnsw "
+                f"((embedding::{vector_cast(dimensions)}) {_opclass(dimensions)}) "
+                f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
+                f"WHERE knowledge_base_id = '{knowledge_base_id}'"
+            )
         )
-    )
 
 
 async def drop_vector_index(session: AsyncSession, *, knowledge_base_id: uuid.UUID) -> None:
-    await session.execute(text(f"DROP INDEX IF EXISTS {index_name(knowledge_base_id)}"))
+    async with elevated(session):
+        await session.execute(text(f"DROP INDEX IF EXISTS public.{index_name(knowledge_base_id)}"))

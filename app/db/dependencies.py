@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.dependencies import CallerDep
 from app.db.engine import Database
 
 
@@ -16,9 +17,14 @@ def get_database(request: Request) -> Database:
     return database
 
 
-async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """The request's session: committed when the handler returns, rolled back if it raised."""
-    async with get_database(request).transaction() as session:
+async def get_session(request: Request, caller: CallerDep) -> AsyncIterator[AsyncSession]:
+    """The request's session: committed when the handler returns, rolled back if it raised.
+
+    Scoped to the caller's project (and its key's knowledge bases) by row-level security.
+    """
+    async with get_database(request).transaction(
+        project_id=caller.project.id, knowledge_bases=caller.knowledge_bases
+    ) as session:
         yield session
 
 

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Path
 from sqlalchemy import or_, select
 
+from app.auth.dependencies import VisibleDocumentsDep
 from app.db.dependencies import SessionDep
 from app.kit.errors import NotFound
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
@@ -18,7 +19,10 @@ DocumentRef = Annotated[
 ]
 
 
-async def get_document(doc: DocumentRef, kb: KnowledgeBaseDep, session: SessionDep) -> Document:
+async def get_document(
+    doc: DocumentRef, kb: KnowledgeBaseDep, session: SessionDep, visible: VisibleDocumentsDep
+) -> Document:
+    """The document, if the caller may read it (an unreadable one is as missing as any)."""
     try:
         by_id = Document.id == uuid.UUID(doc)
     except ValueError:
@@ -27,7 +31,7 @@ async def get_document(doc: DocumentRef, kb: KnowledgeBaseDep, session: SessionD
         Document.external_id == doc if by_id is None else or_(by_id, Document.external_id == doc)
     )
     found = await session.scalar(
-        select(Document).where(Document.knowledge_base_id == kb.id, match).limit(1)
+        select(Document).where(Document.knowledge_base_id == kb.id, match, visible).limit(1)
     )
     if found is None:
         raise NotFound(f"No document {doc!r} in knowledge base {kb.name!r}.")

@@ -6,19 +6,22 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Document, KnowledgeBase
 
 
-async def by_sha(session: AsyncSession, kb: KnowledgeBase, sha: str) -> list[Document]:
+async def by_sha(
+    session: AsyncSession, kb: KnowledgeBase, sha: str, *, visible: ColumnElement[bool]
+) -> list[Document]:
     rows = await session.scalars(
         select(Document)
         .where(
             Document.knowledge_base_id == kb.id,
             Document.content_sha256 == sha,
             Document.status != "failed",
+            visible,
         )
         .order_by(Document.created_at)
     )
@@ -26,10 +29,15 @@ async def by_sha(session: AsyncSession, kb: KnowledgeBase, sha: str) -> list[Doc
 
 
 async def by_external_id(
-    session: AsyncSession, kb: KnowledgeBase, external_id: str, *, for_update: bool = False
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    external_id: str,
+    *,
+    visible: ColumnElement[bool],
+    for_update: bool = False,
 ) -> Document | None:
     query = select(Document).where(
-        Document.knowledge_base_id == kb.id, Document.external_id == external_id
+        Document.knowledge_base_id == kb.id, Document.external_id == external_id, visible
     )
     if for_update:
         query = query.with_for_update()
@@ -42,10 +50,11 @@ async def list_page(
     *,
     status: str | None,
     metadata: dict[str, Any] | None,
+    visible: ColumnElement[bool],
     after: tuple[datetime, uuid.UUID] | None,
     limit: int,
 ) -> tuple[list[Document], int]:
-    conditions = [Document.knowledge_base_id == kb.id]
+    conditions = [Document.knowledge_base_id == kb.id, visible]
     if status is not None:
         conditions.append(Document.status == status)
     if metadata:

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 
+from app.auth.dependencies import VisibleDocumentsDep, require_scope_by_method
 from app.chunks import service as chunks_service
 from app.chunks.schemas import ChunkRead
 from app.db.dependencies import DatabaseDep, SessionDep
@@ -20,7 +21,12 @@ from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 
-router = APIRouter(prefix="/v1/knowledge-bases/{kb}/documents", tags=["documents"])
+router = APIRouter(
+    prefix="/v1/knowledge-bases/{kb}/documents",
+    tags=["documents"],
+    dependencies=[require_scope_by_method],
+    responses=problem_responses(401, 403, 429),
+)
 
 UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
@@ -39,6 +45,10 @@ UPLOAD_BODY: dict[str, Any] = {
                         "source_uri": {"type": "string"},
                         "format": {"type": "string"},
                         "chunking": {"type": "string", "description": "A JSON object."},
+                        "access": {
+                            "type": "string",
+                            "description": 'A JSON object: {"principals": [...]}.',
+                        },
                     },
                 }
             },
@@ -68,6 +78,7 @@ async def create_document(
     request: Request,
     kb: KnowledgeBaseDep,
     database: DatabaseDep,
+    visible: VisibleDocumentsDep,
     wait: Annotated[bool, Query(description="Wait until ready or failed.")] = False,
     wait_timeout: Annotated[
         float, Query(alias="timeout", gt=0, le=600, description="Seconds to wait at most.")
@@ -84,15 +95,17 @@ async def create_document(
             "Send application/json ({text, title, ...}) or multipart/form-data with a `file`."
         )
     detected = precheck(upload)
-    async with database.transaction() as session:
+    async with database.transaction(project_id=kb.project_id, knowledge_bases=[kb.id]) as session:
         document, created = await service.create(
-            session, kb, upload, detected_format=detected, settings=settings
+            session, kb, upload, detected_format=detected, settings=settings, visible=visible
         )
     if created:
         request.app.state.poke_workers()
     code = status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
     if wait and created:
-        finished = await service.wait_until_done(database, document.id, timeout_s=wait_timeout)
+        finished = await service.wait_until_done(
+            database, document.id, project_id=kb.project_id, timeout_s=wait_timeout
+        )
         if finished is not None:
             document = finished
             if document.status in ("ready", "failed"):
@@ -112,6 +125,7 @@ async def create_document(
 async def list_documents(
     kb: KnowledgeBaseDep,
     session: SessionDep,
+    visible: VisibleDocumentsDep,
     page: Annotated[PageParams, Depends(page_params)],
     status_: Annotated[DocumentStatus | None, Query(alias="status")] = None,
     metadata: Annotated[
@@ -126,8 +140,16 @@ async def list_documents(
             raise ValidationFailed("`metadata` must be a JSON object.") from exc
         if not isinstance(wanted, dict):
             raise ValidationFailed("`metadata` must be a JSON object.")
+        if "\\u0000" in json.dumps(wanted):
+            raise ValidationFailed("`metadata` cannot contain NUL characters (\\u0000).")
     return await service.list_page(
-        session, kb, status=status_, metadata=wanted, limit=page.limit, cursor=page.cursor
+        session,
+        kb,
+        status=status_,
+        metadata=wanted,
+        visible=visible,
+        limit=page.limit,
+        cursor=page.cursor,
     )
 
 

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.auth.acl import DocumentAccess
+
 DocumentStatus = Literal["queued", "parsing", "chunking", "embedding", "ready", "failed"]
 TERMINAL_STATUSES = frozenset({"ready", "failed"})
 
@@ -27,6 +29,10 @@ class DocumentCreate(BaseModel):
     external_id: str | None = Field(default=None, min_length=1, max_length=256)
     chunking: dict[str, Any] | None = Field(
         default=None, description="Overrides the knowledge base's chunking for this upload."
+    )
+    access: DocumentAccess | None = Field(
+        default=None,
+        description="Who may read the document; absent: everyone in the project.",
     )
 
 
@@ -49,6 +55,7 @@ class DocumentRead(BaseModel):
     content_sha256: str | None
     size_bytes: int
     metadata: dict[str, Any]
+    access: DocumentAccess | None = None
     status: DocumentStatus
     error: str | None
     chunk_count: int

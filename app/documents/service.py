@@ -9,6 +9,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
@@ -39,6 +40,7 @@ def to_read(document: Document) -> DocumentRead:
         content_sha256=document.content_sha256,
         size_bytes=document.size_bytes,
         metadata=document.metadata_,
+        access=document.access,
         status=document.status,
         error=document.error,
         chunk_count=document.chunk_count,
@@ -63,14 +65,22 @@ async def create(
     *,
     detected_format: str,
     settings: Settings,
+    visible: ColumnElement[bool],
 ) -> tuple[Document, bool]:
-    """Queue a document for ingestion; returns (document, created). Same bytes: no new work."""
+    """Queue a document for ingestion; returns (document, created). Same bytes: no new work.
+
+    Only documents the caller may read (`visible`) are reused or replaced.
+    """
     check_chunking(kb, upload.chunking)
     sha = hashlib.sha256(upload.data).hexdigest()
     previous = None
     if upload.external_id is not None:
-        previous = await repository.by_external_id(session, kb, upload.external_id, for_update=True)
-    for existing in await repository.by_sha(session, kb, sha):
+        previous = await repository.by_external_id(
+            session, kb, upload.external_id, visible=visible, for_update=True
+        )
+    for existing in await repository.by_sha(session, kb, sha, visible=visible):
+        if existing.access != upload.access:
+            continue  # the same bytes under another access list are another document
         if upload.external_id is None or existing.external_id in (None, upload.external_id):
             return existing, False
     replaces = previous.id if previous is not None else None
@@ -90,6 +100,8 @@ async def create(
         status="queued",
         progress={"stage": "queued"},
     )
+    if upload.access is not None:
+        document.access = upload.access  # left unset otherwise: SQL NULL, not JSON null
     session.add(document)
     await session.flush()
     session.add(
@@ -122,12 +134,12 @@ async def create(
 
 
 async def wait_until_done(
-    database: Database, document_id: uuid.UUID, *, timeout_s: float
+    database: Database, document_id: uuid.UUID, *, project_id: uuid.UUID, timeout_s: float
 ) -> Document | None:
     """Poll until the document is ready or failed (or gone), or the timeout passes."""
     deadline = time.monotonic() + timeout_s
     while True:
-        async with database.transaction() as session:
+        async with database.transaction(project_id=project_id) as session:
             document = await session.get(Document, document_id)
         if document is None or document.status in TERMINAL_STATUSES:
             return document
@@ -142,6 +154,7 @@ async def list_page(
     *,
     status: str | None,
     metadata: dict[str, Any] | None,
+    visible: ColumnElement[bool],
     limit: int,
     cursor: str | None,
 ) -> Page[DocumentRead]:
@@ -153,7 +166,13 @@ async def list_page(
         except (TypeError, ValueError) as exc:
             raise ValidationFailed("The cursor is not valid for this listing.") from exc
     documents, total = await repository.list_page(
-        session, kb, status=status, metadata=metadata, after=after, limit=limit + 1
+        session,
+        kb,
+        status=status,
+        metadata=metadata,
+        visible=visible,
+        after=after,
+        limit=limit + 1,
     )
     next_cursor = None
     if len(documents) > limit:

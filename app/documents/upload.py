@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
+from app.auth.acl import DocumentAccess
 from app.documents.schemas import DocumentCreate
 from app.ingestion.detect import detect_format
 from app.kit.errors import BadRequest, PayloadTooLarge, UnprocessableDocument, ValidationFailed
@@ -33,6 +34,8 @@ class Upload:
     source_uri: str | None = None
     external_id: str | None = None
     chunking: dict[str, Any] | None = None
+    # {"principals": [...]} or None (readable by the whole project); see app/auth/acl.py.
+    access: dict[str, Any] | None = None
 
 
 def _too_large(limit: int) -> PayloadTooLarge:
@@ -74,7 +77,20 @@ async def read_json(request: Request, limit: int) -> Upload:
         source_uri=data.source_uri,
         external_id=data.external_id,
         chunking=data.chunking,
+        access=data.access.model_dump() if data.access is not None else None,
     )
+
+
+def _access(raw: dict[str, Any] | None) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    try:
+        return DocumentAccess.model_validate(raw).model_dump()
+    except ValidationError as exc:
+        raise ValidationFailed(
+            "Form field 'access' must be {\"principals\": [...]}: "
+            + "; ".join(err["msg"] for err in exc.errors()[:3])
+        ) from exc
 
 
 def _json_object(raw: str | None, name: str) -> dict[str, Any] | None:
@@ -128,6 +144,7 @@ async def read_multipart(request: Request, limit: int) -> Upload:
             external_id=_text_field(form, "external_id", 256),
             chunking=_json_object(_text_field(form, "chunking", 10_000), "chunking"),
             format=_text_field(form, "format", 16),
+            access=_access(_json_object(_text_field(form, "access", 100_000), "access")),
         )
     finally:
         await form.close()

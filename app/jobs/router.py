@@ -7,6 +7,7 @@ import uuid
 from fastapi import APIRouter, BackgroundTasks, Request, status
 from sqlalchemy import select
 
+from app.auth.dependencies import require_scope_by_method
 from app.chunks import repository as chunks_repository
 from app.db.dependencies import SessionDep
 from app.jobs import repository
@@ -16,7 +17,12 @@ from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 from app.models import Job
 
-router = APIRouter(prefix="/v1/knowledge-bases/{kb}", tags=["jobs"])
+router = APIRouter(
+    prefix="/v1/knowledge-bases/{kb}",
+    tags=["jobs"],
+    dependencies=[require_scope_by_method],
+    responses=problem_responses(401, 403, 429),
+)
 
 
 def to_read(job: Job) -> JobRead:

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping
 
 from app.config import Settings
 from app.db.engine import Database
+from app.db.tenancy import acting_for
 from app.jobs import repository
 from app.models import Job
 
@@ -81,7 +82,9 @@ class WorkerPool:
             return True
         heartbeat = asyncio.create_task(self._heartbeat(job.id))
         try:
-            await handler(job)
+            # The handler's transactions see only the job's project (row-level security).
+            with acting_for(job.project_id):
+                await handler(job)
         finally:
             heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -160,12 +160,15 @@ class _Compiler:
             if not isinstance(value, list) or not value:
                 raise FilterError(f"{op} takes a non-empty list of filter objects", loc)
             parts = [
-                self.object(item, (*loc, index), depth=depth + 1) for index, item in enumerate(value)
+                self.object(item, (*loc, index), depth=depth + 1)
+                for index, item in enumerate(value)
             ]
             return and_(*parts) if op == "$and" else or_(*parts)
         if op in COMPARISONS:
             raise FilterError(f"{op} must be applied to a field: {{field: {{{op}: value}}}}", loc)
-        raise FilterError(f"unknown operator {op!r}; logical operators are {', '.join(LOGICAL)}", loc)
+        raise FilterError(
+            f"unknown operator {op!r}; logical operators are {', '.join(LOGICAL)}", loc
+        )
 
     def field(self, name: str, condition: Any, loc: Loc, *, depth: int) -> ColumnElement[bool]:
         target = self.target(name, loc)
@@ -222,9 +225,8 @@ class _Compiler:
         self.conditions += 1
         if self.conditions > MAX_CONDITIONS:
             raise FilterError(f"more than {MAX_CONDITIONS} conditions", loc)
-        if op == "$exists":
-            if not isinstance(value, bool):
-                raise FilterError("$exists takes true or false", loc)
+        if op == "$exists" and not isinstance(value, bool):
+            raise FilterError("$exists takes true or false", loc)
         if isinstance(target, _Metadata):
             return _metadata_clause(self.fields.metadata, target.path, op, value, loc)
         if op not in _ALLOWED[target.kind]:
@@ -276,11 +278,13 @@ def _list_clause(field: Field, op: str, value: Any, loc: Loc) -> ColumnElement[b
     column = field.column
     if op in ("$in", "$nin"):
         values = [_string(item, (*loc, i)) for i, item in enumerate(_list(value, loc))]
-        overlap = column.op("&&")(literal(values, ARRAY(Text)))
+        overlap = column.op("&&", is_comparison=True)(literal(values, column.type))
         clause = _two_valued(overlap, field.nullable)
         return clause if op == "$in" else not_(clause)
     element = _string(value, loc)
-    has = _two_valued(column.op("@>")(literal([element], ARRAY(Text))), field.nullable)
+    has = _two_valued(
+        column.op("@>", is_comparison=True)(literal([element], column.type)), field.nullable
+    )
     return not_(has) if op == "$ne" else has
 
 
@@ -306,16 +310,11 @@ def _page_clause(field: Field, op: str, value: Any, loc: Loc) -> ColumnElement[b
     return not_(clause) if op == "$ne" else clause
 
 
+_OPERATORS = {"$eq": "=", "$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
+
+
 def _compare(column: ColumnElement[Any], op: str, value: Any) -> ColumnElement[bool]:
-    if op == "$eq":
-        return column == value
-    if op == "$gt":
-        return column > value
-    if op == "$gte":
-        return column >= value
-    if op == "$lt":
-        return column < value
-    return column <= value
+    return column.op(_OPERATORS[op], is_comparison=True)(value)
 
 
 def _two_valued(clause: ColumnElement[bool], nullable: bool) -> ColumnElement[bool]:
@@ -408,9 +407,7 @@ def _scalar(value: Any, loc: Loc) -> Scalar:
             raise FilterError("numbers must be finite", loc)
         return value
     hint = "; test presence with $exists" if value is None else ""
-    raise FilterError(
-        f"expected a string, number or boolean, got {_json_type(value)}{hint}", loc
-    )
+    raise FilterError(f"expected a string, number or boolean, got {_json_type(value)}{hint}", loc)
 
 
 def _jsonb(value: Any) -> ColumnElement[Any]:
@@ -430,18 +427,24 @@ def _metadata_clause(
     if op in ("$in", "$nin"):
         values = [_scalar(item, (*loc, i)) for i, item in enumerate(_list(value, loc))]
         # [x] <@ [v1, v2, ...]: JSON equality, so 2020 matches 2020.0 and never "2020".
-        member = func.jsonb_build_array(node).op("<@")(_jsonb(values))
+        member = func.jsonb_build_array(node).op("<@", is_comparison=True)(_jsonb(values))
         clause = func.coalesce(member, false())
         return clause if op == "$in" else not_(clause)
     scalar = _scalar(value, loc)
     if op == "$contains":
         text_match: ColumnElement[bool] = (
-            func.strpos(func.lower(node.op("#>>")(literal("{}", Text))), scalar.lower()) > 0
+            func.strpos(
+                func.lower(node.op("#>>")(cast(literal("{}"), ARRAY(Text)))), scalar.lower()
+            )
+            > 0
             if isinstance(scalar, str)
             else false()
         )
         contains = case(
-            (func.jsonb_typeof(node) == "array", node.op("@>")(_jsonb([scalar]))),
+            (
+                func.jsonb_typeof(node) == "array",
+                node.op("@>", is_comparison=True)(_jsonb([scalar])),
+            ),
             (func.jsonb_typeof(node) == "string", text_match),
             else_=false(),
         )

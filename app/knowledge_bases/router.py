@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response, status
 
+from app.auth.dependencies import require_all_knowledge_bases, require_scope_by_method
 from app.db.dependencies import SessionDep
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
@@ -18,7 +19,12 @@ from app.knowledge_bases.schemas import (
 )
 from app.projects.dependencies import ProjectDep
 
-router = APIRouter(prefix="/v1/knowledge-bases", tags=["knowledge-bases"])
+router = APIRouter(
+    prefix="/v1/knowledge-bases",
+    tags=["knowledge-bases"],
+    dependencies=[require_scope_by_method],
+    responses=problem_responses(401, 403, 429),
+)
 
 
 @router.post(
@@ -27,6 +33,7 @@ router = APIRouter(prefix="/v1/knowledge-bases", tags=["knowledge-bases"])
     operation_id="knowledge_bases-create",
     summary="Create a knowledge base",
     responses=problem_responses(409, 422),
+    dependencies=[require_all_knowledge_bases],
 )
 async def create_knowledge_base(
     data: KnowledgeBaseCreate, session: SessionDep, project: ProjectDep, response: Response

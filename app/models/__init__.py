@@ -1,5 +1,7 @@
 """All ORM models, imported together so Alembic and the mapper see every table."""
 
+from app.models.api_keys import ApiKey
+from app.models.audit import AuditEvent
 from app.models.base import Base
 from app.models.chunks import Chunk
 from app.models.documents import Document
@@ -9,6 +11,8 @@ from app.models.projects import DEFAULT_PROJECT_NAME, Project
 
 __all__ = [
     "DEFAULT_PROJECT_NAME",
+    "ApiKey",
+    "AuditEvent",
     "Base",
     "Chunk",
     "Document",

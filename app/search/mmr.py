@@ -16,16 +16,14 @@ def mmr_order(
 ) -> list[int]:
     """Indexes in MMR order: each pick maximises lambda*rel - (1-lambda)*max sim to the picked.
 
-    Relevance is min-max normalised first, so lambda weighs two quantities in [0, 1]; a hit
-    without a vector is never penalised. The first `count` positions are chosen greedily, the
-    rest keep their relevance order.
+    Relevance is the hit's score as returned (cosine, text or fused score, all on a 0-1-ish
+    scale like the cosine redundancy it is traded against); a hit without a vector is never
+    penalised. The first `count` positions are chosen greedily, the rest keep their order.
     """
     n = len(relevance)
     if n == 0:
         return []
     rel = np.asarray(relevance, dtype=np.float64)
-    span = float(rel.max() - rel.min())
-    rel = (rel - rel.min()) / span if span > 0 else np.ones(n)
     dims = next((len(v) for v in vectors if v is not None), 0)
     matrix = np.zeros((n, max(dims, 1)), dtype=np.float64)
     for i, vector in enumerate(vectors):

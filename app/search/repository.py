@@ -20,24 +20,27 @@ from sqlalchemy import (
     Select,
     String,
     Text,
+    and_,
     bindparam,
     case,
     cast,
     false,
     func,
     literal,
+    literal_column,
     null,
     select,
     text,
     true,
     union_all,
 )
-from sqlalchemy.dialects.postgresql import REGCONFIG, TSQUERY
+from sqlalchemy.dialects.postgresql import ARRAY, REGCONFIG, TSQUERY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import UserDefinedType
 
 from app.chunks.vector_index import vector_cast
+from app.db.tenancy import read_chunks_through_view
 from app.kit.filters import Field, FieldKind, FieldMap
 from app.models import Chunk, Document
 
@@ -45,9 +48,9 @@ chunks = Chunk.__table__
 documents = Document.__table__
 
 RRF_K = 60
-# ts_rank_cd normalisation: 1 divides by 1 + log(document length), 32 maps rank to rank/(rank+1),
-# so the text score lies in [0, 1) and does not favour long chunks.
-TS_RANK_FLAGS = 1 | 32
+# Terms a text query scores (the rest still match): the query's most repeated lexemes first.
+MAX_SCORED_TERMS = 64
+LN_2 = 0.6931471805599453
 TRIGRAM_THRESHOLD = 0.5
 HEADLINE_SEPARATOR = "\x1e"
 HEADLINE_OPTIONS = (
@@ -93,10 +96,20 @@ class _Cast(UserDefinedType[Any]):
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One knowledge base to search, with its full-text query (None: no text side)."""
+    """One knowledge base to search: its tsquery (None: no text side) and the terms it scores."""
 
     knowledge_base_id: uuid.UUID
     tsquery: str | None
+    terms: Sequence[str] = ()
+    chunk_count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TextQuery:
+    """A query as full-text search sees it: what matches, and the lexemes (raw) that score."""
+
+    tsquery: str | None
+    terms: list[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,54 +171,89 @@ async def prepare(
     query: str | None,
     languages: Sequence[str],
     websearch: bool,
-) -> dict[str, str | None]:
-    """Set the transaction's planner settings and build one tsquery per language.
+) -> dict[str, TextQuery]:
+    """Set the transaction's planner settings and parse the query once per language.
 
     `plan_cache_mode`: a partial HNSW index only matches when the planner sees the knowledge
     base id, i.e. in a custom plan. `iterative_scan`: a filtered (or not-yet-ready) chunk does
-    not cost a hit, the index scan goes on until the LIMIT is met.
+    not cost a hit, the index scan goes on until the LIMIT is met. `work_mem`: the text side
+    keeps its matched chunks in memory to count document frequencies. `enable_sort = off`:
+    under row-level security the tenancy predicates make the planner expect a handful of
+    rows and sort them exactly instead of reading the HNSW index in order; a disabled sort
+    is still used where nothing else gives the order (the fused ranking, the text side).
     """
     settings = (
         "SELECT set_config('hnsw.ef_search', :ef, true), "
         "set_config('hnsw.iterative_scan', 'relaxed_order', true), "
         "set_config('plan_cache_mode', 'force_custom_plan', true), "
+        "set_config('work_mem', '64MB', true), "
+        "set_config('enable_sort', 'off', true), "
         "set_config('pg_trgm.word_similarity_threshold', :trgm, true)"
     )
     await session.execute(text(settings), {"ef": str(ef_search), "trgm": str(TRIGRAM_THRESHOLD)})
+    await read_chunks_through_view(session)  # keeps the GIN indexes usable under RLS
     if query is None or not query.strip():
-        return dict.fromkeys(languages)
-    found: dict[str, str | None] = {}
+        return {language: TextQuery(None, []) for language in languages}
+    found: dict[str, TextQuery] = {}
     for language in dict.fromkeys(languages):
-        statement = _websearch_tsquery() if websearch else _any_terms_tsquery()
-        built = await session.scalar(statement, {"lang": language, "query": query})
-        found[language] = built or None
+        # The query's lexemes (stemmed, stop words dropped, exactly as chunks are indexed),
+        # most repeated first.
+        row = (
+            await session.execute(
+                text(
+                    "SELECT (SELECT array_agg(lexeme ORDER BY cardinality(positions) DESC, "
+                    "positions[1]) FROM unnest(to_tsvector(CAST(:lang AS regconfig), :query))), "
+                    "CASE WHEN :websearch THEN nullif(websearch_to_tsquery("
+                    "CAST(:lang AS regconfig), :query)::text, '') END"
+                ),
+                {"lang": language, "query": query, "websearch": websearch},
+            )
+        ).one()
+        lexemes: list[str] = list(row[0] or [])
+        # `any`: OR the lexemes. websearch_to_tsquery ANDs every term, which kills recall for
+        # natural-language questions (measured on SciFact: docs/search.md).
+        tsquery = row[1] if websearch else (" | ".join(map(quote_lexeme, lexemes)) or None)
+        found[language] = TextQuery(tsquery, lexemes[:MAX_SCORED_TERMS])
     return found
 
 
-def _any_terms_tsquery() -> Any:
-    # The query's lexemes (stemmed, stop words dropped, exactly as documents are indexed),
-    # OR-ed: websearch_to_tsquery ANDs every term, which kills recall for natural-language
-    # questions. Lexemes are quoted for the tsquery input syntax.
-    return text(
-        "SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') "
-        "|| '''', ' | ') FROM unnest(to_tsvector(CAST(:lang AS regconfig), :query))"
-    )
+def quote_lexeme(lexeme: str) -> str:
+    """A lexeme in tsquery input syntax: quoted, with quotes and backslashes doubled."""
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def _websearch_tsquery() -> Any:
-    return text(
-        "SELECT nullif(websearch_to_tsquery(CAST(:lang AS regconfig), :query)::text, '')"
+async def chunk_counts(
+    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, int]:
+    """Chunks per knowledge base (the N of inverse document frequency)."""
+    rows = await session.execute(
+        select(chunks.c.knowledge_base_id, func.count())
+        .where(chunks.c.knowledge_base_id.in_(list(knowledge_base_ids)))
+        .group_by(chunks.c.knowledge_base_id)
     )
+    counts = {kb_id: int(n) for kb_id, n in rows.all()}
+    return {kb_id: counts.get(kb_id, 0) for kb_id in knowledge_base_ids}
 
 
 def _scope(target: Target, plan: Plan, index: int) -> Select[Any]:
+    """Chunks of the knowledge base whose document is ready and that pass the filter.
+
+    The document side is a correlated scalar subquery (a primary-key probe per candidate
+    chunk), not a join: a join lets the planner drive from `documents`, and under row-level
+    security its tenancy predicates make it expect a handful of documents, so it would walk
+    every chunk by document instead of reading the HNSW or GIN index of chunks.
+    """
+    document_ok = (
+        select(and_(documents.c.status == "ready", plan.condition))
+        .where(documents.c.id == chunks.c.document_id)
+        .scalar_subquery()
+    )
     return (
         select()
-        .select_from(chunks.join(documents, documents.c.id == chunks.c.document_id))
+        .select_from(chunks)
         .where(
             chunks.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id),
-            documents.c.status == "ready",
-            plan.condition,
+            document_ok,
         )
     )
 
@@ -219,9 +267,7 @@ def _vector_cte(plan: Plan) -> CTE:
     )
     sides = []
     for index, target in enumerate(plan.targets):
-        distance = cast(chunks.c.embedding, _Cast(spec)).op("<=>", return_type=Float)(
-            query_vector
-        )
+        distance = cast(chunks.c.embedding, _Cast(spec)).op("<=>", return_type=Float)(query_vector)
         side = (
             _scope(target, plan, index)
             .add_columns(chunks.c.id.label("id"), distance.label("distance"))
@@ -251,15 +297,54 @@ def _vector_cte(plan: Plan) -> CTE:
 def _text_cte(plan: Plan) -> CTE:
     sides = []
     for index, target in enumerate(plan.targets):
-        if target.tsquery is None:
+        if target.tsquery is None or not target.terms:
             continue
         tsquery = cast(bindparam(f"tsq_{index}", target.tsquery, Text), TSQUERY)
-        rank = func.ts_rank_cd(chunks.c.tsv, tsquery, TS_RANK_FLAGS, type_=Float)
-        side = (
+        # Each matched chunk's tsvector is read (and detoasted) once and cut down to the query's
+        # lexemes (setweight marks them, ts_filter keeps them): the per-term work below runs
+        # on a handful of positions instead of the whole chunk.
+        lexemes = bindparam(f"lexemes_{index}", list(target.terms), ARRAY(Text))
+        marked = func.setweight(chunks.c.tsv, literal_column("'A'"), lexemes)
+        matched = (
             _scope(target, plan, index)
-            .add_columns(chunks.c.id.label("id"), rank.label("score"))
-            .where(chunks.c.tsv.op("@@")(tsquery))
-            .order_by(rank.desc())
+            .add_columns(
+                chunks.c.id.label("id"),
+                func.ts_filter(marked, literal_column("'{a}'")).label("hits"),
+                func.length(chunks.c.tsv).label("length"),
+            )
+            .where(chunks.c.tsv.op("@@", is_comparison=True)(tsquery))
+            .cte(f"text_match_{index}")
+        )
+        terms = [
+            cast(bindparam(f"term_{index}_{j}", quote_lexeme(term), Text), TSQUERY)
+            for j, term in enumerate(target.terms)
+        ]
+        # Document frequencies counted on the matched set: every chunk holding a term matches.
+        frequencies = select(
+            func.count().label("matched"),
+            *[
+                func.count()
+                .filter(matched.c.hits.op("@@", is_comparison=True)(term))
+                .label(f"df_{j}")
+                for j, term in enumerate(terms)
+            ],
+        ).cte(f"text_df_{index}")
+        # One row, computed once: inlined, a misestimated plan would recount it per chunk.
+        frequencies = frequencies.prefix_with("MATERIALIZED")
+        total = func.greatest(
+            bindparam(f"n_{index}", target.chunk_count, Integer), frequencies.c.matched
+        )
+        raw: Any = literal(0.0, Float)
+        for j, term in enumerate(terms):
+            df = frequencies.c[f"df_{j}"]
+            idf = func.ln(1.0 + (total - df + 0.5) / (df + 0.5))
+            raw = raw + idf * func.ts_rank(matched.c.hits, term, type_=Float)
+        raw = raw * LN_2 / func.ln(matched.c.length + 1.0)
+        score = raw / (raw + 1.0)
+        side = (
+            select(matched.c.id, score.label("score"))
+            .select_from(matched.join(frequencies, true()))
+            .order_by(score.desc())
             .limit(plan.candidates)
             .subquery(f"text_{index}")
         )
@@ -289,7 +374,7 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
             _scope(target, plan, index)
             .add_columns(chunks.c.id.label("id"), similarity.label("score"))
             .where(
-                needle.op("<%")(chunks.c.text),
+                needle.op("<%", is_comparison=True)(chunks.c.text),
                 chunks.c.id.not_in(select(fulltext.c.id)),
                 # Runs only when full text found too little (a one-time filter).
                 select(func.count()).select_from(fulltext).scalar_subquery() < wanted,
@@ -316,9 +401,7 @@ def _text_side(plan: Plan) -> tuple[CTE, CTE, CTE | None]:
         # Trigram hits rank after every full-text hit: scaled below the weakest of them.
         floor = func.coalesce(select(func.min(fulltext.c.score)).scalar_subquery(), 1.0)
         parts.append(
-            select(
-                trigram.c.id, (trigram.c.score * floor).label("score"), literal(1, Integer)
-            )
+            select(trigram.c.id, (trigram.c.score * floor).label("score"), literal(1, Integer))
         )
     merged = parts[0].subquery() if len(parts) == 1 else union_all(*parts).subquery()
     side = select(
@@ -346,15 +429,16 @@ def _fused(plan: Plan, vector: CTE | None, text_side: CTE | None) -> CTE:
     w = plan.vector_weight
     if vector is not None and text_side is not None:
         joined = vector.join(text_side, vector.c.id == text_side.c.id, full=True)
+        score: Any
         if plan.rrf:
             score = (RRF_K + 1) * (
                 func.coalesce(w / (RRF_K + vector.c.rank), 0.0)
                 + func.coalesce((1 - w) / (RRF_K + text_side.c.rank), 0.0)
             )
         else:
-            score = w * _minmax(
-                vector.c.similarity, vector.c.low, vector.c.high, vector.c.id
-            ) + (1 - w) * _minmax(text_side.c.score, text_side.c.low, text_side.c.high, text_side.c.id)
+            score = w * _minmax(vector.c.similarity, vector.c.low, vector.c.high, vector.c.id) + (
+                1 - w
+            ) * _minmax(text_side.c.score, text_side.c.low, text_side.c.high, text_side.c.id)
         return (
             select(
                 func.coalesce(vector.c.id, text_side.c.id).label("id"),
@@ -516,7 +600,9 @@ def _row(r: Any) -> Row:
         vector_similarity=_float(r["vector_similarity"]),
         text_rank=r["text_rank"],
         text_score=_float(r["text_score"]),
-        text_match=None if r["text_kind"] is None else ("trigram" if r["text_kind"] else "fulltext"),
+        text_match=None
+        if r["text_kind"] is None
+        else ("trigram" if r["text_kind"] else "fulltext"),
         embedding=None if embedding is None else [float(x) for x in embedding],
     )
 

@@ -84,7 +84,9 @@ class HttpReranker:
         except (httpx.HTTPError, ValueError) as exc:
             # The body never carries the upstream error text; the log does.
             logger.warning("reranker call failed: %s", exc)
-            raise ServiceUnavailable("The reranker did not answer; try again without rerank.") from exc
+            raise ServiceUnavailable(
+                "The reranker did not answer; try again without rerank."
+            ) from exc
         return parse_scores(payload, len(passages))
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
+from app.audit.middleware import note_hits
+from app.auth.callers import Scope
+from app.auth.dependencies import VisibleDocumentsDep, require_scope
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.db.dependencies import SessionDep
 from app.kit.problems import problem_responses
@@ -13,7 +16,11 @@ from app.search import service
 from app.search.dependencies import RerankerDep
 from app.search.schemas import MultiSearchRequest, SearchRequest, SearchResponse
 
-router = APIRouter(tags=["search"])
+router = APIRouter(
+    tags=["search"],
+    dependencies=[require_scope(Scope.READ)],
+    responses=problem_responses(401, 403, 429),
+)
 
 
 @router.post(
@@ -23,13 +30,19 @@ router = APIRouter(tags=["search"])
     responses=problem_responses(404, 422, 503),
 )
 async def search_knowledge_base(
+    request: Request,
     data: SearchRequest,
     kb: KnowledgeBaseDep,
     session: SessionDep,
+    visible: VisibleDocumentsDep,
     embedders: EmbedderFactoryDep,
     reranker: RerankerDep,
 ) -> SearchResponse:
-    return await service.search(session, [kb], data, embedders=embedders, reranker=reranker)
+    found = await service.search(
+        session, [kb], data, embedders=embedders, reranker=reranker, visible=visible
+    )
+    note_hits(request, len(found.hits))
+    return found
 
 
 @router.post(
@@ -39,12 +52,21 @@ async def search_knowledge_base(
     responses=problem_responses(404, 422, 503),
 )
 async def search_knowledge_bases(
+    request: Request,
     data: MultiSearchRequest,
     session: SessionDep,
     project: ProjectDep,
+    visible: VisibleDocumentsDep,
     embedders: EmbedderFactoryDep,
     reranker: RerankerDep,
 ) -> SearchResponse:
-    return await service.search_many(
-        session, project_id=project.id, data=data, embedders=embedders, reranker=reranker
+    found = await service.search_many(
+        session,
+        project_id=project.id,
+        data=data,
+        embedders=embedders,
+        reranker=reranker,
+        visible=visible,
     )
+    note_hits(request, len(found.hits))
+    return found

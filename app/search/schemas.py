@@ -77,7 +77,8 @@ class SearchOptions(BaseModel):
     )
     filter: dict[str, Any] | None = Field(
         default=None,
-        description='Mongo-like filter, e.g. {"metadata.year": {"$gte": 2020}}; see docs/search.md.',
+        description='Mongo-like filter, e.g. {"metadata.year": {"$gte": 2020}}; '
+        "see docs/search.md.",
         examples=[{"metadata.year": {"$gte": 2020}, "format": {"$in": ["pdf", "md"]}}],
     )
     fusion: Fusion = Field(

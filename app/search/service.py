@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import uuid
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+from sqlalchemy import ColumnElement, and_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks.embedding import EmbedderFactory
@@ -41,6 +43,10 @@ from app.search.schemas import (
 TRIGRAM_MAX_WORDS = 3
 MIN_EF_SEARCH = 40
 MAX_EF_SEARCH = 1000
+# The chunk count of a knowledge base (N in inverse document frequency) is cached this long:
+# IDF moves with log(N), so a slightly stale N changes no ranking noticeably.
+CHUNK_COUNT_TTL_S = 60.0
+_chunk_counts: dict[uuid.UUID, tuple[int, float]] = {}
 
 
 @runtime_checkable
@@ -83,7 +89,12 @@ async def resolve_knowledge_bases(
 
 
 def _model(kb: KnowledgeBase) -> tuple[str, str, int, str]:
-    return (kb.embedding_provider, kb.embedding_model, kb.embedding_dimensions, kb.embedding_variant)
+    return (
+        kb.embedding_provider,
+        kb.embedding_model,
+        kb.embedding_dimensions,
+        kb.embedding_variant,
+    )
 
 
 async def search_many(
@@ -93,9 +104,10 @@ async def search_many(
     data: MultiSearchRequest,
     embedders: EmbedderFactory,
     reranker: Reranker | None,
+    visible: ColumnElement[bool] | None = None,
 ) -> SearchResponse:
     kbs = await resolve_knowledge_bases(session, project_id=project_id, refs=data.knowledge_bases)
-    return await search(session, kbs, data, embedders=embedders, reranker=reranker)
+    return await search(session, kbs, data, embedders=embedders, reranker=reranker, visible=visible)
 
 
 async def search(
@@ -105,9 +117,16 @@ async def search(
     *,
     embedders: EmbedderFactory,
     reranker: Reranker | None,
+    visible: ColumnElement[bool] | None = None,
 ) -> SearchResponse:
-    """Search one or more knowledge bases (same embedding model) and shape the response."""
+    """Search one or more knowledge bases (same embedding model) and shape the response.
+
+    `visible` (app/auth/acl.py) drops documents the caller may not read, inside every
+    candidate query, before its LIMIT.
+    """
     condition = compile_filter(options.filter, repository.SEARCH_FIELDS)
+    if visible is not None:
+        condition = and_(condition, visible)
     first = kbs[0]
     query = options.query.strip() if options.query and options.query.strip() else None
     mode, degraded = options.mode, None
@@ -137,7 +156,7 @@ async def search(
     if mode is SearchMode.HYBRID and query is None:
         mode, degraded = SearchMode.VECTOR, "no query text"
 
-    tsqueries = await repository.prepare(
+    parsed = await repository.prepare(
         session,
         ef_search=ef_search_for(options.candidates, options.ef_search),
         query=query,
@@ -145,12 +164,24 @@ async def search(
         websearch=options.text_match is TextMatch.WEBSEARCH,
     )
     use_text = mode is not SearchMode.VECTOR
+    counts = await _chunk_counts_of(session, kbs) if use_text and query is not None else {}
     pooled = options.rerank or options.mmr is not None
     wanted = options.offset + options.top_k
-    short_query = query is not None and len(re.findall(r"\w+", query)) <= TRIGRAM_MAX_WORDS
+    # The fallback is for plain short queries; websearch syntax means exactly what it says.
+    short_query = (
+        query is not None
+        and options.text_match is TextMatch.ANY
+        and len(re.findall(r"\w+", query)) <= TRIGRAM_MAX_WORDS
+    )
     plan = repository.Plan(
         targets=[
-            repository.Target(kb.id, tsqueries.get(kb.text_search_language)) for kb in kbs
+            repository.Target(
+                kb.id,
+                parsed[kb.text_search_language].tsquery,
+                terms=parsed[kb.text_search_language].terms,
+                chunk_count=counts.get(kb.id, 0),
+            )
+            for kb in kbs
         ],
         dimensions=first.embedding_dimensions,
         vector=vector if mode is not SearchMode.TEXT else None,
@@ -169,7 +200,8 @@ async def search(
     result = await repository.search(session, plan)
     rows = result.rows
     if options.rerank:
-        assert reranker is not None and query is not None
+        assert reranker is not None
+        assert query is not None
         scores = await reranker.rerank(query, [row.text for row in rows])
         for row, score in zip(rows, scores, strict=True):
             row.extra["fused_score"] = row.score
@@ -212,6 +244,17 @@ async def search(
     )
 
 
+async def _chunk_counts_of(
+    session: AsyncSession, kbs: Sequence[KnowledgeBase]
+) -> dict[uuid.UUID, int]:
+    now = time.monotonic()
+    stale = [kb.id for kb in kbs if _chunk_counts.get(kb.id, (0, 0.0))[1] < now]
+    if stale:
+        for kb_id, count in (await repository.chunk_counts(session, stale)).items():
+            _chunk_counts[kb_id] = (count, now + CHUNK_COUNT_TTL_S)
+    return {kb.id: _chunk_counts[kb.id][0] for kb in kbs}
+
+
 def _check_dimensions(vector: list[float], kb: KnowledgeBase) -> list[float]:
     if len(vector) != kb.embedding_dimensions:
         raise ValidationFailed(
@@ -221,8 +264,7 @@ def _check_dimensions(vector: list[float], kb: KnowledgeBase) -> list[float]:
                 "errors": [
                     {
                         "loc": ["body", "vector"],
-                        "msg": f"expected {kb.embedding_dimensions} dimensions, "
-                        f"got {len(vector)}",
+                        "msg": f"expected {kb.embedding_dimensions} dimensions, got {len(vector)}",
                         "type": "dimension_mismatch",
                     }
                 ]

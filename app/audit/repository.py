@@ -1,0 +1,48 @@
+"""All SQL about audit events."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import and_, delete, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import AuditEvent
+
+
+async def list_page(
+    session: AsyncSession,
+    *,
+    project_id: uuid.UUID,
+    operation: str | None,
+    before: tuple[datetime, uuid.UUID] | None,
+    limit: int,
+) -> tuple[list[AuditEvent], int]:
+    """Events of the project, newest first, strictly before the given key."""
+    conditions = [AuditEvent.project_id == project_id]
+    if operation is not None:
+        conditions.append(AuditEvent.operation == operation)
+    query = select(AuditEvent).where(*conditions)
+    if before is not None:
+        created_at, last_id = before
+        query = query.where(
+            or_(
+                AuditEvent.created_at < created_at,
+                and_(AuditEvent.created_at == created_at, AuditEvent.id < last_id),
+            )
+        )
+    query = query.order_by(AuditEvent.created_at.desc(), AuditEvent.id.desc()).limit(limit)
+    rows = await session.scalars(query)
+    total = await session.scalar(select(func.count()).select_from(AuditEvent).where(*conditions))
+    return list(rows.all()), int(total or 0)
+
+
+async def prune(session: AsyncSession, *, older_than_days: int) -> int:
+    """Delete events older than the retention (every project: the service's own work)."""
+    result = await session.execute(
+        delete(AuditEvent).where(
+            AuditEvent.created_at < func.now() - func.make_interval(0, 0, 0, older_than_days)
+        )
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]

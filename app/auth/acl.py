@@ -1,0 +1,54 @@
+"""Document access lists: who may read a document, as one SQL condition on `documents`.
+
+A document with no `access` is readable by every caller of its project; one with
+`access: {principals: [...]}` by callers holding at least one of those principals. The
+condition goes inside the queries (search candidates, listings, reads), before any LIMIT, so a
+caller still gets `top_k` hits it may read.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import ColumnElement, Text, func, literal, or_, true
+from sqlalchemy.dialects.postgresql import ARRAY
+
+from app.models import Document
+
+MAX_PRINCIPALS = 100
+
+Principal = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=256,
+        pattern=r"^[^\s,]+$",
+        description="A user, group or role name, e.g. `group:hr`; no spaces or commas.",
+        examples=["group:hr"],
+    ),
+]
+
+
+class DocumentAccess(BaseModel):
+    """Who may read a document."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    principals: list[Principal] = Field(
+        max_length=MAX_PRINCIPALS,
+        description="Callers holding any of these principals may read the document; an empty "
+        "list leaves it to admins.",
+    )
+
+
+def visible_documents_clause(principals: frozenset[str] | None) -> ColumnElement[bool]:
+    """True for the rows of `documents` a caller with these principals may read."""
+    if principals is None:
+        return true()
+    access = Document.__table__.c.access
+    public = or_(access.is_(None), func.jsonb_typeof(access) == "null")
+    if not principals:
+        return public
+    held = literal(sorted(principals), ARRAY(Text))
+    return or_(public, access["principals"].has_any(held))

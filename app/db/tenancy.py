@@ -1,0 +1,105 @@
+"""Row-level security from the service's side: scope a transaction to one project.
+
+A scoped transaction runs as the role `arbor_app` (it cannot bypass row-level security) with
+`arbor.project_id` (and, for a key limited to some knowledge bases, `arbor.knowledge_bases`)
+set for that transaction only, so the policies of migration 0004 hide every other project's
+rows even from a query that forgets its filter. The settings are bound parameters of
+`set_config`, never spliced into SQL.
+
+This is defence in depth against forgotten filters, not a sandbox: the connection's login role
+may switch back (`elevated` does, for DDL), so SQL injection would not be contained by it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+APP_ROLE = "arbor_app"
+# The schema whose `chunks` view search reads (see migration 0004 on why not the table).
+SEARCH_SCHEMA = "arbor_tenant"
+_SCOPE_KEY = "arbor_scope"
+
+_ENTER = text(
+    "SELECT set_config('role', :role, true), set_config('arbor.project_id', :project, true), "
+    "set_config('arbor.knowledge_bases', :knowledge_bases, true)"
+)
+_SET_ROLE = text("SELECT set_config('role', :role, true)")
+_SEARCH_PATH = text("SELECT set_config('search_path', :path, true)")
+
+
+@dataclass(frozen=True, slots=True)
+class TenantScope:
+    """The project (and knowledge bases, None for all) a transaction may see."""
+
+    project_id: uuid.UUID
+    knowledge_bases: frozenset[uuid.UUID] | None = None
+
+
+_ambient: ContextVar[TenantScope | None] = ContextVar("arbor_scope", default=None)
+
+
+@contextmanager
+def acting_for(project_id: uuid.UUID) -> Iterator[None]:
+    """Scope every transaction opened inside the block (in this task) to the project.
+
+    The job worker runs each job's handler in one, so a handler's transactions see only its
+    job's project without every call site repeating it.
+    """
+    token = _ambient.set(TenantScope(project_id))
+    try:
+        yield
+    finally:
+        _ambient.reset(token)
+
+
+def ambient_scope() -> TenantScope | None:
+    return _ambient.get()
+
+
+async def enter_scope(session: AsyncSession, scope: TenantScope) -> None:
+    """Switch the session's current transaction to the app role and the scope's project."""
+    kbs = "" if scope.knowledge_bases is None else ",".join(sorted(map(str, scope.knowledge_bases)))
+    if scope.knowledge_bases is not None and not kbs:
+        # An empty list must mean "none", not "all": a UUID no knowledge base has.
+        kbs = str(uuid.UUID(int=0))
+    await session.execute(
+        _ENTER, {"role": APP_ROLE, "project": str(scope.project_id), "knowledge_bases": kbs}
+    )
+    session.info[_SCOPE_KEY] = scope
+
+
+def scope_of(session: AsyncSession) -> TenantScope | None:
+    """The scope of the session's transaction; None for the service's own unscoped work."""
+    found = session.info.get(_SCOPE_KEY)
+    return found if isinstance(found, TenantScope) else None
+
+
+@asynccontextmanager
+async def elevated(session: AsyncSession) -> AsyncIterator[None]:
+    """Run a block as the schema owner (DDL such as a knowledge base's vector index)."""
+    if scope_of(session) is None:
+        yield
+        return
+    await session.execute(_SET_ROLE, {"role": "none"})
+    try:
+        yield
+    finally:
+        await session.execute(_SET_ROLE, {"role": APP_ROLE})
+
+
+async def read_chunks_through_view(session: AsyncSession) -> None:
+    """For the rest of the transaction, unqualified `chunks` is the project's search view.
+
+    Under row-level security Postgres will not use a GIN index for `@@` or `<%` (they are not
+    leakproof); the view applies the same project condition as an ordinary WHERE clause.
+    Only for scoped (app role) transactions: the owner reads the table itself.
+    """
+    if scope_of(session) is not None:
+        await session.execute(_SEARCH_PATH, {"path": f"{SEARCH_SCHEMA}, public"})

@@ -1,0 +1,289 @@
+"""Search latency and HNSW recall at 100k chunks, through the service layer.
+
+Loads N chunks (default 100,000) into a temporary embedded Postgres with COPY: texts are 1-3
+consecutive sentences of SciFact abstracts, vectors are synthetic 384-d unit vectors drawn
+around 1,000 cluster centres (real embeddings cluster too; uniform random vectors are a worst
+case no embedder produces). Documents carry `metadata.group` = 0..49, so one group is a 2%
+filter. Then 8 concurrent clients run hybrid searches (SciFact claims as query text, a vector
+near a random chunk as query vector) and the script prints latency percentiles, QPS, and the
+recall@10 of vector search against exact search, unfiltered and with the 2% filter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.chunks.vector_index import create_vector_index, drop_vector_index  # noqa: E402
+from app.config import Settings  # noqa: E402
+from app.db.embedded import EmbeddedPostgres  # noqa: E402
+from app.db.engine import Database  # noqa: E402
+from app.db.migrate import upgrade_to_head  # noqa: E402
+from app.db.tenancy import TenantScope, enter_scope  # noqa: E402
+from app.knowledge_bases import service as knowledge_bases  # noqa: E402
+from app.knowledge_bases.schemas import EmbeddingConfig, KnowledgeBaseCreate  # noqa: E402
+from app.models import KnowledgeBase, Project  # noqa: E402
+from app.search import service  # noqa: E402
+from app.search.schemas import SearchOptions  # noqa: E402
+
+DATA = Path("/work/shared/eval/scifact")
+for candidate in (ROOT.parent / "shared" / "eval" / "scifact", DATA):
+    if candidate.exists():
+        DATA = candidate
+        break
+DIMS = 384
+GROUPS = 50
+BENCHMARKS = ROOT / "docs" / "benchmarks.md"
+START, END = "<!-- search-bench:start -->", "<!-- search-bench:end -->"
+
+
+def sentences() -> list[str]:
+    with gzip.open(DATA / "corpus.jsonl.gz", "rt", encoding="utf-8") as lines:
+        docs = [json.loads(line) for line in lines]
+    found: list[str] = []
+    for doc in docs:
+        found.extend(s for s in re.split(r"(?<=[.!?])\s+", doc["text"]) if len(s) > 20)
+    return found
+
+
+def claims() -> list[str]:
+    with gzip.open(DATA / "queries.jsonl.gz", "rt", encoding="utf-8") as lines:
+        return [json.loads(line)["text"] for line in lines]
+
+
+def make_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
+    centres = rng.standard_normal((1000, DIMS)).astype(np.float32)
+    vectors = centres[rng.integers(0, 1000, n)] + 0.6 * rng.standard_normal((n, DIMS)).astype(
+        np.float32
+    )
+    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+async def load(
+    db: Database, n: int, rng: np.random.Generator
+) -> tuple[KnowledgeBase, tuple[np.ndarray, np.ndarray, dict[uuid.UUID, int]]]:
+    pool = sentences()
+    vectors = make_vectors(rng, n)
+    per_doc = 50
+    async with db.transaction() as session:
+        project = (await session.execute(Project.__table__.select())).first()
+        assert project is not None
+        created = await knowledge_bases.create(
+            session,
+            project_id=project.id,
+            data=KnowledgeBaseCreate(
+                name="bench", embedding=EmbeddingConfig(provider="none", dimensions=DIMS)
+            ),
+        )
+        kb = await session.get(KnowledgeBase, created.id)
+        assert kb is not None
+        # Bulk load without the index, then build it once (as a re-index would).
+        await drop_vector_index(session, knowledge_base_id=kb.id)
+        doc_ids = [uuid.uuid4() for _ in range(n // per_doc)]
+        groups = np.arange(len(doc_ids)) % GROUPS
+        connection = await session.connection()
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert raw is not None
+        await raw.copy_records_to_table(
+            "documents",
+            records=[
+                (d, project.id, kb.id, f"doc {i}", "ready", json.dumps({"group": int(groups[i])}))
+                for i, d in enumerate(doc_ids)
+            ],
+            columns=["id", "project_id", "knowledge_base_id", "title", "status", "metadata"],
+        )
+        starts = rng.integers(0, len(pool) - 3, n)
+        lengths = rng.integers(1, 4, n)
+        records = []
+        for i in range(n):
+            text = " ".join(pool[starts[i] : starts[i] + lengths[i]])
+            vector = "[" + ",".join(f"{x:.6f}" for x in vectors[i]) + "]"
+            records.append(
+                (uuid.uuid4(), project.id, kb.id, doc_ids[i // per_doc], i % per_doc, text,
+                 "x", vector)
+            )  # fmt: skip
+        await raw.copy_records_to_table(
+            "chunks",
+            records=records,
+            columns=[
+                "id", "project_id", "knowledge_base_id", "document_id", "chunk_index", "text",
+                "text_sha256", "embedding",
+            ],
+        )  # fmt: skip
+    async with db.transaction() as session:
+        await session.execute(text("SET maintenance_work_mem = '1GB'"))
+        await create_vector_index(
+            session, knowledge_base_id=kb.id, dimensions=DIMS, m=16, ef_construction=64
+        )
+    async with db.transaction() as session:
+        await session.execute(text("ANALYZE chunks"))
+        await session.execute(text("ANALYZE documents"))
+    positions = {doc_id: i for i, doc_id in enumerate(doc_ids)}
+    return kb, (vectors, groups[np.arange(n) // per_doc], positions)
+
+
+async def timed_search(
+    db: Database, kb: KnowledgeBase, options: SearchOptions
+) -> tuple[float, Any]:
+    started = time.perf_counter()
+    async with db.transaction() as session:
+        # As a request does: the app role, row-level security, the tenant view of chunks.
+        await enter_scope(session, TenantScope(kb.project_id))
+        found = await service.search(
+            session, [kb], options, embedders=lambda _: None, reranker=None
+        )
+    return time.perf_counter() - started, found
+
+
+async def clients(
+    db: Database, kb: KnowledgeBase, jobs: list[SearchOptions], concurrency: int
+) -> tuple[list[float], float, list[Any]]:
+    queue: asyncio.Queue[tuple[int, SearchOptions]] = asyncio.Queue()
+    for item in enumerate(jobs):
+        queue.put_nowait(item)
+    latencies: list[float] = [0.0] * len(jobs)
+    results: list[Any] = [None] * len(jobs)
+
+    async def worker() -> None:
+        while not queue.empty():
+            index, options = queue.get_nowait()
+            latencies[index], results[index] = await timed_search(db, kb, options)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return latencies, time.perf_counter() - started, results
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values) * 1000, q))
+
+
+async def main_async(args: argparse.Namespace) -> str:
+    rng = np.random.default_rng(7)
+    with tempfile.TemporaryDirectory(prefix="arbor-bench-") as tmp:
+        server = EmbeddedPostgres(Path(tmp) / "pg", delete_on_close=True)
+        url = server.start()
+        try:
+            await asyncio.to_thread(upgrade_to_head, url)
+            db = Database(url, Settings(env="test", db_pool_size=args.concurrency + 2))
+            started = time.perf_counter()
+            kb, (vectors, groups, positions) = await load(db, args.chunks, rng)
+            load_s = time.perf_counter() - started
+            print(f"loaded {args.chunks} chunks and built the index in {load_s:.0f} s")
+            texts = claims()
+            picks = rng.integers(0, args.chunks, args.queries)
+            noise = 0.3 * rng.standard_normal((args.queries, DIMS)).astype(np.float32)
+            queries = vectors[picks] + noise
+            queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+            group = 7
+            filtered = {"metadata.group": group}
+
+            def options(i: int, **extra: Any) -> SearchOptions:
+                return SearchOptions(
+                    query=texts[i % len(texts)], vector=queries[i].tolist(), **extra
+                )
+
+            # Warm up caches (shared buffers, plan caches, the chunk count).
+            await clients(db, kb, [options(i) for i in range(20)], args.concurrency)
+            lines = []
+            for label, extra in (
+                ("hybrid", {}),
+                ("hybrid, 2% filter", {"filter": filtered}),
+                ("vector", {"mode": "vector"}),
+                ("text", {"mode": "text"}),
+            ):
+                jobs = [options(i, **extra) for i in range(args.queries)]
+                latencies, wall, results = await clients(db, kb, jobs, args.concurrency)
+                short = sum(1 for r in results if len(r.hits) < 10)
+                lines.append(
+                    f"| {label} | {percentile(latencies, 50):.1f} | {percentile(latencies, 95):.1f}"
+                    f" | {percentile(latencies, 99):.1f} | {len(jobs) / wall:.0f} | {short} |"
+                )
+                print(lines[-1])
+            recalls = {}
+            for label, extra, mask in (
+                ("unfiltered", {}, np.ones(len(vectors), dtype=bool)),
+                ("2% filter", {"filter": filtered}, groups == group),
+            ):
+                scores = []
+                for i in range(args.recall_queries):
+                    _, found = await timed_search(
+                        db, kb, SearchOptions(vector=queries[i].tolist(), mode="vector", **extra)
+                    )
+                    similarity = np.where(mask, vectors @ queries[i], -np.inf)
+                    exact = set(np.argsort(-similarity)[:10].tolist())
+                    got = {positions[h.doc_id] * 50 + h.chunk_index for h in found.hits}
+                    scores.append(len(got & exact) / 10)
+                recalls[label] = statistics.mean(scores)
+                print(f"recall@10 {label}: {recalls[label]:.4f}")
+            await db.dispose()
+        finally:
+            server.stop()
+    return "\n".join(
+        [
+            "## Search latency and recall (`scripts/bench-search`)",
+            "",
+            f"{args.chunks:,} chunks (1-3 SciFact sentences each, synthetic clustered 384-d "
+            f"vectors), {args.chunks // 50:,} documents; {args.concurrency} concurrent clients "
+            "through the service layer (one transaction per search scoped to the project as a "
+            "request's is: app role, row-level security, tenant view), "
+            f"{args.queries} searches per row, SciFact claims as query text; default settings "
+            "(top_k 10, candidates 100, ef_search 200). Embedded Postgres 18 + pgvector 0.8 on "
+            "this machine (2 CPU cores, shared by the clients and the server). Load + index "
+            f"build: {load_s:.0f} s.",
+            "",
+            "| search | p50 ms | p95 ms | p99 ms | QPS | searches with < top_k hits |",
+            "| --- | --- | --- | --- | --- | --- |",
+            *lines,
+            "",
+            f"HNSW recall@10 against exact search ({args.recall_queries} queries, vector mode): "
+            f"unfiltered {recalls['unfiltered']:.4f}, 2% filter {recalls['2% filter']:.4f}.",
+            "",
+            f"Command: `scripts/bench-search --chunks {args.chunks} --write`.",
+        ]
+    )
+
+
+def write_section(table: str) -> None:
+    section = f"{START}\n{table}\n{END}"
+    current = BENCHMARKS.read_text() if BENCHMARKS.exists() else "# Benchmarks\n"
+    if START in current and END in current:
+        before, rest = current.split(START, 1)
+        _, after = rest.split(END, 1)
+        updated = before + section + after
+    else:
+        updated = current.rstrip("\n") + "\n\n" + section + "\n"
+    BENCHMARKS.write_text(updated)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=400)
+    parser.add_argument("--recall-queries", type=int, default=100)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    args = parser.parse_args()
+    table = asyncio.run(main_async(args))
+    print(table)
+    if args.write:
+        write_section(table)
+
+
+if __name__ == "__main__":
+    main()

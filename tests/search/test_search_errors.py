@@ -1,0 +1,90 @@
+"""Requests search cannot answer are 4xx problems that say why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from tests.search.corpus import add_document, create_kb, search, unit
+
+
+@pytest.fixture
+async def kb(client: httpx.AsyncClient, app: FastAPI) -> dict[str, Any]:
+    created = await create_kb(client, "errors")
+    await add_document(app, created, ["some text about rivers"], title="Rivers")
+    return created
+
+
+async def test_vector_of_the_wrong_dimension_is_422(client: httpx.AsyncClient, kb: Any) -> None:
+    found = await search(client, kb, expect=422, vector=[0.1, 0.2, 0.3], mode="vector")
+    assert "has 3 dimensions" in found["detail"]
+    assert "expects 384" in found["detail"]
+    assert found["errors"][0]["loc"] == ["body", "vector"]
+
+
+async def test_nothing_to_search_is_422(client: httpx.AsyncClient, kb: Any) -> None:
+    found = await search(client, kb, expect=422, query="   ")
+    assert "query" in found["detail"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"query": "x", "top_k": 0},
+        {"query": "x", "top_k": 201},
+        {"query": "x", "candidates": 1001},
+        {"query": "x", "vector_weight": 1.5},
+        {"query": "x", "mode": "semantic"},
+        {"query": "x", "fusion": "max"},
+        {"query": "x", "include": ["everything"]},
+        {"query": "x", "offset": -1},
+        {"query": "x", "unknown": 1},
+        {"query": "x", "mmr": {"lambda": 2}},
+        {"query": "x" * 20_001},
+    ],
+)
+async def test_out_of_range_options_are_422(
+    client: httpx.AsyncClient, kb: Any, body: dict[str, Any]
+) -> None:
+    found = await search(client, kb, expect=422, **body)
+    assert found["type"].endswith("validation-error")
+
+
+async def test_text_mode_without_query_is_422(client: httpx.AsyncClient, kb: Any) -> None:
+    found = await search(client, kb, expect=422, vector=unit([1]), mode="text")
+    assert "needs a `query`" in found["detail"]
+
+
+async def test_unknown_knowledge_base_is_404(client: httpx.AsyncClient) -> None:
+    found = await search(client, "nope", expect=404, query="x")
+    assert "nope" in found["detail"]
+
+
+async def test_without_embedder_hybrid_degrades_to_text(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    kb = await create_kb(client, "plain", embedding={"provider": "none"})
+    await add_document(app, kb, ["rivers run to the sea"], title="Rivers", embed=False)
+    found = await search(client, kb, query="rivers")
+    assert (found["mode"], found["requested_mode"]) == ("text", "hybrid")
+    assert found["degraded"] == "no embedder"
+    assert [hit["doc_title"] for hit in found["hits"]] == ["Rivers"]
+    explicit = await search(client, kb, expect=422, query="rivers", mode="vector")
+    assert "no embedder" in explicit["detail"]
+
+
+async def test_hybrid_with_only_a_vector_runs_as_vector(client: httpx.AsyncClient, kb: Any) -> None:
+    found = await search(client, kb, vector=unit([1]))
+    assert (found["mode"], found["degraded"]) == ("vector", "no query text")
+    assert len(found["hits"]) == 1
+
+
+async def test_rerank_without_a_configured_reranker_is_422(
+    client: httpx.AsyncClient, kb: Any, app: FastAPI
+) -> None:
+    app.state.reranker = None
+    found = await search(client, kb, expect=422, query="rivers", rerank=True)
+    assert "ARBOR_RERANK_URL" in found["detail"]

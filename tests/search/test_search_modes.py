@@ -1,0 +1,186 @@
+"""Each mode ranks a small crafted corpus as its score definition says."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from tests.search.corpus import ChunkSpec, add_document, create_kb, search, titles, unit
+
+# Cosines against the query vector Q = e2: Alpha 0, Beta 0.6, Gamma 1, Delta about -0.98.
+CORPUS = [
+    ("Alpha", "solar panels convert sunlight into electricity", unit([1, 0, 0])),
+    ("Beta", "wind turbines generate electricity from moving wind", unit([0.8, 0.6, 0])),
+    ("Gamma", "hydroelectric dams store water in reservoirs", unit([0, 1, 0])),
+    ("Delta", "geothermal heat pumps warm houses", unit([0, -1, 0.2])),
+]
+Q = unit([0, 1, 0])
+
+
+@pytest.fixture
+async def kb(client: httpx.AsyncClient, app: FastAPI) -> dict[str, Any]:
+    created = await create_kb(client, "energy")
+    for title, text, vector in CORPUS:
+        await add_document(app, created, [ChunkSpec(text, vector=vector)], title=title)
+    return created
+
+
+async def test_vector_mode_ranks_by_cosine_similarity(client: httpx.AsyncClient, kb: Any) -> None:
+    found = await search(client, kb, vector=Q, mode="vector")
+    assert titles(found) == ["Gamma", "Beta", "Alpha", "Delta"]
+    scores = [hit["score"] for hit in found["hits"]]
+    assert scores[:3] == pytest.approx([1.0, 0.6, 0.0], abs=1e-6)
+    assert scores[3] == pytest.approx(-1 / (1.04**0.5), abs=1e-6)
+    assert found["candidates"] == {"vector": 4, "text": 0, "trigram": 0}
+
+
+async def test_text_mode_ranks_by_matched_terms(client: httpx.AsyncClient, kb: Any) -> None:
+    found = await search(client, kb, query="wind electricity", mode="text", include=["explain"])
+    assert titles(found) == ["Beta", "Alpha"]
+    scores = [hit["score"] for hit in found["hits"]]
+    assert 1 > scores[0] > scores[1] > 0
+    assert found["text_query"] == "'wind' | 'electr'"
+    assert found["hits"][0]["highlights"] == [
+        "<mark>wind</mark> turbines generate <mark>electricity</mark> from moving <mark>wind</mark>"
+    ]
+    assert [hit["explain"]["text_rank"] for hit in found["hits"]] == [1, 2]
+    assert found["candidates"]["text"] == 2
+
+
+async def test_hybrid_weighted_fuses_min_max_normalised_scores(
+    client: httpx.AsyncClient, kb: Any
+) -> None:
+    found = await search(
+        client, kb, query="wind electricity", vector=Q, include=["explain"], fusion="weighted"
+    )
+    assert found["mode"] == "hybrid"
+    assert titles(found) == ["Beta", "Gamma", "Alpha", "Delta"]
+    by_title = {hit["doc_title"]: hit for hit in found["hits"]}
+    low = by_title["Delta"]["explain"]["vector_similarity"]
+    # Beta: best text score (1) and vector (0.6 - low) / (1 - low); Gamma: vector 1, no text.
+    assert by_title["Beta"]["score"] == pytest.approx(0.5 + 0.5 * (0.6 - low) / (1 - low))
+    assert by_title["Gamma"]["score"] == pytest.approx(0.5)
+    assert by_title["Alpha"]["score"] == pytest.approx(0.5 * (0 - low) / (1 - low))
+    assert by_title["Delta"]["score"] == pytest.approx(0.0)
+    explain = by_title["Beta"]["explain"]
+    assert explain["vector_rank"] == 2
+    assert explain["text_rank"] == 1
+    assert explain["vector_similarity"] == pytest.approx(0.6)
+    assert explain["text_match"] == "fulltext"
+    assert explain["fused_score"] == pytest.approx(by_title["Beta"]["score"])
+    assert found["candidates"] == {"vector": 4, "text": 2, "trigram": 0}
+
+
+async def test_hybrid_rrf_fuses_ranks(client: httpx.AsyncClient, kb: Any) -> None:
+    found = await search(client, kb, query="wind electricity", vector=Q, fusion="rrf")
+    assert titles(found) == ["Beta", "Alpha", "Gamma", "Delta"]
+    scores = [hit["score"] for hit in found["hits"]]
+    expected = [
+        61 * (0.5 / 62 + 0.5 / 61),
+        61 * (0.5 / 63 + 0.5 / 62),
+        61 * 0.5 / 61,
+        61 * 0.5 / 64,
+    ]
+    assert scores == pytest.approx(expected)
+
+
+async def test_vector_weight_moves_the_balance(client: httpx.AsyncClient, kb: Any) -> None:
+    vector_only = await search(client, kb, query="wind electricity", vector=Q, vector_weight=1)
+    assert titles(vector_only) == ["Gamma", "Beta", "Alpha", "Delta"]
+    text_only = await search(client, kb, query="wind electricity", vector=Q, vector_weight=0)
+    # Min-max puts the weaker text candidate (Alpha) at 0, level with the non-matches.
+    assert titles(text_only)[0] == "Beta"
+    assert [hit["score"] for hit in text_only["hits"]] == pytest.approx([1, 0, 0, 0])
+
+
+async def test_query_is_embedded_when_no_vector_is_given(
+    client: httpx.AsyncClient, kb: Any, app: FastAPI
+) -> None:
+    await add_document(app, kb, ["tidal barrages harness ocean tides"], title="Tidal")
+    found = await search(client, kb, query="tidal barrages harness ocean tides", mode="vector")
+    assert titles(found)[0] == "Tidal"
+    assert found["hits"][0]["score"] == pytest.approx(1.0, abs=1e-5)
+    factory = app.state.embedder_factory
+    assert factory.by_dimensions[384].queries == ["tidal barrages harness ocean tides"]
+
+
+async def test_threshold_applies_to_the_returned_score(client: httpx.AsyncClient, kb: Any) -> None:
+    found = await search(client, kb, vector=Q, mode="vector", score_threshold=0.5)
+    assert titles(found) == ["Gamma", "Beta"]
+    assert all(hit["score"] >= 0.5 for hit in found["hits"])
+    negative = await search(client, kb, vector=Q, mode="vector", score_threshold=-0.5)
+    assert titles(negative) == ["Gamma", "Beta", "Alpha"]
+    fused = await search(client, kb, query="wind electricity", vector=Q, score_threshold=0.5)
+    assert titles(fused) == ["Beta", "Gamma"]
+    text = await search(client, kb, query="wind electricity", mode="text", score_threshold=0.99)
+    assert text["hits"] == []
+
+
+async def test_top_k_and_offset_page_through_one_ranking(
+    client: httpx.AsyncClient, kb: Any
+) -> None:
+    everything = titles(await search(client, kb, vector=Q, mode="vector", top_k=4))
+    pages = [
+        titles(await search(client, kb, vector=Q, mode="vector", top_k=2, offset=offset))
+        for offset in (0, 2, 4)
+    ]
+    assert pages == [everything[:2], everything[2:], []]
+
+
+async def test_trigram_fallback_finds_misspelled_short_queries(
+    client: httpx.AsyncClient, kb: Any
+) -> None:
+    found = await search(client, kb, query="geotermal", mode="text", include=["explain"])
+    assert titles(found) == ["Delta"]
+    assert found["candidates"] == {"vector": 0, "text": 0, "trigram": 1}
+    assert found["hits"][0]["explain"]["text_match"] == "trigram"
+    assert 0 < found["hits"][0]["score"] <= 1
+
+
+async def test_websearch_syntax_requires_all_terms_and_honours_exclusion(
+    client: httpx.AsyncClient, kb: Any
+) -> None:
+    both = await search(client, kb, query="wind electricity", mode="text", text_match="websearch")
+    assert titles(both) == ["Beta"]
+    excluded = await search(
+        client, kb, query="electricity -wind", mode="text", text_match="websearch"
+    )
+    assert titles(excluded) == ["Alpha"]
+
+
+async def test_response_echoes_the_request(client: httpx.AsyncClient, kb: Any) -> None:
+    found = await search(client, kb, query="  wind  ", vector=Q, top_k=3, offset=1)
+    assert found["query"] == "  wind  "
+    assert found["requested_mode"] == found["mode"] == "hybrid"
+    assert found["fusion"] == "weighted"
+    assert found["vector_weight"] == 0.5
+    assert found["knowledge_bases"] == [kb["id"]]
+    assert (found["top_k"], found["offset"]) == (3, 1)
+    assert found["degraded"] is None
+
+
+async def test_include_vectors_returns_the_stored_vector(
+    client: httpx.AsyncClient, kb: Any
+) -> None:
+    found = await search(client, kb, vector=Q, mode="vector", top_k=1, include=["vectors"])
+    assert found["hits"][0]["vector"] == pytest.approx(Q, abs=1e-6)
+    plain = await search(client, kb, vector=Q, mode="vector", top_k=1)
+    assert plain["hits"][0]["vector"] is None
+    assert plain["hits"][0]["explain"] is None
+
+
+async def test_a_long_query_is_accepted(client: httpx.AsyncClient, kb: Any) -> None:
+    query = ("wind electricity " * 700)[:10_000]
+    found = await search(client, kb, query=query, mode="text")
+    assert titles(found)[0] == "Beta"
+
+
+async def test_a_query_of_stop_words_only_finds_nothing_by_text(
+    client: httpx.AsyncClient, kb: Any
+) -> None:
+    found = await search(client, kb, query="the of and", mode="text")
+    assert found["hits"] == []
+    assert found["text_query"] is None
