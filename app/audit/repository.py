@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import and_, delete, func, or_, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.kit.pagination import after_key
 from app.models import AuditEvent
 
 
@@ -24,14 +25,7 @@ async def list_page(
     if operation is not None:
         conditions.append(AuditEvent.operation == operation)
     query = select(AuditEvent).where(*conditions)
-    if before is not None:
-        created_at, last_id = before
-        query = query.where(
-            or_(
-                AuditEvent.created_at < created_at,
-                and_(AuditEvent.created_at == created_at, AuditEvent.id < last_id),
-            )
-        )
+    query = query.where(after_key((AuditEvent.created_at, AuditEvent.id), before, descending=True))
     query = query.order_by(AuditEvent.created_at.desc(), AuditEvent.id.desc()).limit(limit)
     rows = await session.scalars(query)
     total = await session.scalar(select(func.count()).select_from(AuditEvent).where(*conditions))

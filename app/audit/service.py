@@ -5,15 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.audit import repository
 from app.audit.schemas import AuditEventRead
 from app.db.engine import Database
-from app.kit.errors import ValidationFailed
-from app.kit.pagination import Page, decode_cursor, encode_cursor
+from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.models import AuditEvent
 
 logger = logging.getLogger(__name__)
@@ -44,20 +42,14 @@ async def list_page(
     limit: int,
     cursor: str | None,
 ) -> Page[AuditEventRead]:
-    before = None
-    if cursor is not None:
-        created_at, last_id = decode_cursor(cursor, arity=2)
-        try:
-            before = (datetime.fromisoformat(created_at), uuid.UUID(last_id))
-        except (TypeError, ValueError) as exc:
-            raise ValidationFailed("The cursor is not valid for this listing.") from exc
+    before = decode_time_cursor(cursor)
     rows, total = await repository.list_page(
         session, project_id=project_id, operation=operation, before=before, limit=limit + 1
     )
     items = [to_read(event) for event in rows[:limit]]
     next_cursor = None
     if len(rows) > limit:
-        next_cursor = encode_cursor([items[-1].created_at.isoformat(), str(items[-1].id)])
+        next_cursor = encode_time_cursor(items[-1].created_at, items[-1].id)
     return Page(items=items, total=total, limit=limit, next_cursor=next_cursor)
 
 

@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, func, or_, select, text, update
+from sqlalchemy import ColumnElement, delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.kit.pagination import after_key
 from app.models import Chunk, Document, KnowledgeBase
 
 STAGE_COLUMNS = (
@@ -200,15 +201,7 @@ async def list_page(
     if embedded is not None:
         conditions.append(Chunk.embedding.is_not(None) if embedded else Chunk.embedding.is_(None))
     query = select(Chunk).where(*conditions)
-    if after is not None:
-        doc, index, last = after
-        query = query.where(
-            or_(
-                Chunk.document_id > doc,
-                and_(Chunk.document_id == doc, Chunk.chunk_index > index),
-                and_(Chunk.document_id == doc, Chunk.chunk_index == index, Chunk.id > last),
-            )
-        )
+    query = query.where(after_key((Chunk.document_id, Chunk.chunk_index, Chunk.id), after))
     query = query.order_by(Chunk.document_id, Chunk.chunk_index, Chunk.id).limit(limit)
     chunks = list((await session.scalars(query)).all())
     total = await session.scalar(select(func.count()).select_from(Chunk).where(*conditions))

@@ -6,9 +6,10 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.kit.pagination import after_key
 from app.models import Document, KnowledgeBase
 
 
@@ -60,14 +61,7 @@ async def list_page(
     if metadata:
         conditions.append(Document.metadata_.contains(metadata))
     query = select(Document).where(*conditions)
-    if after is not None:
-        created_at, last_id = after
-        query = query.where(
-            or_(
-                Document.created_at > created_at,
-                and_(Document.created_at == created_at, Document.id > last_id),
-            )
-        )
+    query = query.where(after_key((Document.created_at, Document.id), after))
     rows = await session.scalars(query.order_by(Document.created_at, Document.id).limit(limit))
     total = await session.scalar(select(func.count()).select_from(Document).where(*conditions))
     return list(rows.all()), int(total or 0)

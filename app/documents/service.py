@@ -6,7 +6,6 @@ import asyncio
 import hashlib
 import time
 import uuid
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -19,8 +18,8 @@ from app.documents.schemas import TERMINAL_STATUSES, DocumentRead, Progress
 from app.documents.upload import Upload
 from app.ingestion.tree import DocumentNode, ancestors, find_node
 from app.jobs import repository as jobs_repository
-from app.kit.errors import Conflict, NotFound, ValidationFailed
-from app.kit.pagination import Page, decode_cursor, encode_cursor
+from app.kit.errors import Conflict, NotFound
+from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.knowledge_bases.service import validate_chunking
 from app.models import Document, DocumentSource, KnowledgeBase
 
@@ -158,13 +157,7 @@ async def list_page(
     limit: int,
     cursor: str | None,
 ) -> Page[DocumentRead]:
-    after = None
-    if cursor is not None:
-        created_at, last_id = decode_cursor(cursor, arity=2)
-        try:
-            after = (datetime.fromisoformat(created_at), uuid.UUID(last_id))
-        except (TypeError, ValueError) as exc:
-            raise ValidationFailed("The cursor is not valid for this listing.") from exc
+    after = decode_time_cursor(cursor)
     documents, total = await repository.list_page(
         session,
         kb,
@@ -177,7 +170,7 @@ async def list_page(
     next_cursor = None
     if len(documents) > limit:
         last = documents[limit - 1]
-        next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)])
+        next_cursor = encode_time_cursor(last.created_at, last.id)
     return Page(
         items=[to_read(d) for d in documents[:limit]],
         total=total,

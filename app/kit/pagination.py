@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import base64
 import json
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi import Query
 from pydantic import BaseModel
+from sqlalchemy import ColumnElement, true, tuple_
 
 from app.kit.errors import ValidationFailed
 
@@ -53,3 +57,31 @@ def decode_cursor(cursor: str, *, arity: int) -> list[Any]:
     if not isinstance(key, list) or len(key) != arity:
         raise ValidationFailed("The cursor is not valid for this listing.")
     return key
+
+
+TimeKey = tuple[datetime, uuid.UUID]
+
+
+def decode_time_cursor(cursor: str | None) -> TimeKey | None:
+    """The (created_at, id) key inside a cursor of a listing ordered by creation."""
+    if cursor is None:
+        return None
+    created_at, last_id = decode_cursor(cursor, arity=2)
+    try:
+        return datetime.fromisoformat(created_at), uuid.UUID(last_id)
+    except (TypeError, ValueError) as exc:
+        raise ValidationFailed("The cursor is not valid for this listing.") from exc
+
+
+def encode_time_cursor(created_at: datetime, row_id: uuid.UUID) -> str:
+    return encode_cursor([created_at.isoformat(), str(row_id)])
+
+
+def after_key(
+    columns: Sequence[Any], key: Sequence[Any] | None, *, descending: bool = False
+) -> ColumnElement[bool]:
+    """Rows strictly past `key` in the order of `columns` (a row-value comparison)."""
+    if key is None:
+        return true()
+    left, right = tuple_(*columns), tuple_(*key)
+    return left < right if descending else left > right

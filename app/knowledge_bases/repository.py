@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Select, and_, func, or_, select, text
+from sqlalchemy import ColumnElement, Select, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.kit.pagination import after_key
 from app.models import Chunk, Document, KnowledgeBase
 
 
@@ -87,14 +88,7 @@ async def list_page(
 ) -> list[tuple[KnowledgeBase, int, int]]:
     """Knowledge bases ordered by (created_at, id), strictly after the given key."""
     query = _with_counts().where(KnowledgeBase.project_id == project_id)
-    if after is not None:
-        created_at, last_id = after
-        query = query.where(
-            or_(
-                KnowledgeBase.created_at > created_at,
-                and_(KnowledgeBase.created_at == created_at, KnowledgeBase.id > last_id),
-            )
-        )
+    query = query.where(after_key((KnowledgeBase.created_at, KnowledgeBase.id), after))
     query = query.order_by(KnowledgeBase.created_at, KnowledgeBase.id).limit(limit)
     return [(row[0], row[1], row[2]) for row in (await session.execute(query)).all()]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -12,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.chunks.vector_index import create_vector_index, drop_vector_index
 from app.ingestion.chunking import ChunkingConfig
 from app.kit.errors import Conflict, NotFound, ValidationFailed
-from app.kit.pagination import Page, decode_cursor, encode_cursor
+from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.knowledge_bases import repository
 from app.knowledge_bases.schemas import (
     DEFAULT_LOCAL_DIMENSIONS,
@@ -185,19 +184,13 @@ async def get(session: AsyncSession, kb: KnowledgeBase) -> KnowledgeBaseRead:
 async def list_page(
     session: AsyncSession, *, project_id: uuid.UUID, limit: int, cursor: str | None
 ) -> Page[KnowledgeBaseRead]:
-    after = None
-    if cursor is not None:
-        created_at, last_id = decode_cursor(cursor, arity=2)
-        try:
-            after = (datetime.fromisoformat(created_at), uuid.UUID(last_id))
-        except (TypeError, ValueError) as exc:
-            raise ValidationFailed("The cursor is not valid for this listing.") from exc
+    after = decode_time_cursor(cursor)
     rows = await repository.list_page(session, project_id=project_id, limit=limit + 1, after=after)
     items = [to_read(*row) for row in rows[:limit]]
     next_cursor = None
     if len(rows) > limit:
         last = items[-1]
-        next_cursor = encode_cursor([last.created_at.isoformat(), str(last.id)])
+        next_cursor = encode_time_cursor(last.created_at, last.id)
     total = await repository.count(session, project_id=project_id)
     return Page(items=items, total=total, limit=limit, next_cursor=next_cursor)
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, func, or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.kit.pagination import after_key
 from app.models import ApiKey, KnowledgeBase, Project
 
 
@@ -38,14 +39,7 @@ async def list_projects(
     """Projects by (created_at, id), all of them or only one."""
     conditions = [] if only is None else [Project.id == only]
     query = select(Project).where(*conditions)
-    if after is not None:
-        created_at, last_id = after
-        query = query.where(
-            or_(
-                Project.created_at > created_at,
-                and_(Project.created_at == created_at, Project.id > last_id),
-            )
-        )
+    query = query.where(after_key((Project.created_at, Project.id), after))
     rows = await session.scalars(query.order_by(Project.created_at, Project.id).limit(limit))
     total = await session.scalar(select(func.count()).select_from(Project).where(*conditions))
     return list(rows.all()), int(total or 0)
@@ -80,14 +74,7 @@ async def list_keys(
 ) -> tuple[list[ApiKey], int]:
     conditions = [ApiKey.project_id == project_id]
     query = select(ApiKey).where(*conditions)
-    if after is not None:
-        created_at, last_id = after
-        query = query.where(
-            or_(
-                ApiKey.created_at > created_at,
-                and_(ApiKey.created_at == created_at, ApiKey.id > last_id),
-            )
-        )
+    query = query.where(after_key((ApiKey.created_at, ApiKey.id), after))
     rows = await session.scalars(query.order_by(ApiKey.created_at, ApiKey.id).limit(limit))
     total = await session.scalar(select(func.count()).select_from(ApiKey).where(*conditions))
     return list(rows.all()), int(total or 0)

@@ -11,7 +11,7 @@ from app.auth import keys
 from app.auth.callers import Caller, Scope
 from app.auth.service import is_active
 from app.kit.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from app.kit.pagination import Page, decode_cursor, encode_cursor
+from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.models import ApiKey, Project
 from app.projects import repository
 from app.projects.schemas import (
@@ -57,20 +57,6 @@ def key_to_read(key: ApiKey, *, now: datetime | None = None) -> ApiKeyRead:
     )
 
 
-def _after(cursor: str | None) -> tuple[datetime, uuid.UUID] | None:
-    if cursor is None:
-        return None
-    created_at, last_id = decode_cursor(cursor, arity=2)
-    try:
-        return datetime.fromisoformat(created_at), uuid.UUID(last_id)
-    except (TypeError, ValueError) as exc:
-        raise ValidationFailed("The cursor is not valid for this listing.") from exc
-
-
-def _next(created_at: datetime, last_id: uuid.UUID) -> str:
-    return encode_cursor([created_at.isoformat(), str(last_id)])
-
-
 async def create_project(session: AsyncSession, caller: Caller, data: ProjectCreate) -> ProjectRead:
     if not caller.instance_admin:
         raise Forbidden("Only admins of the 'default' project create projects.")
@@ -89,10 +75,12 @@ async def list_projects(
     """Every project for instance admins; a project's own admins see only theirs."""
     only = None if caller.instance_admin else caller.project.id
     rows, total = await repository.list_projects(
-        session, only=only, after=_after(cursor), limit=limit + 1
+        session, only=only, after=decode_time_cursor(cursor), limit=limit + 1
     )
     items = [to_read(p) for p in rows[:limit]]
-    next_cursor = _next(items[-1].created_at, items[-1].id) if len(rows) > limit else None
+    next_cursor = (
+        encode_time_cursor(items[-1].created_at, items[-1].id) if len(rows) > limit else None
+    )
     return Page(items=items, total=total, limit=limit, next_cursor=next_cursor)
 
 
@@ -150,11 +138,13 @@ async def list_keys(
     session: AsyncSession, project: Project, *, limit: int, cursor: str | None
 ) -> Page[ApiKeyRead]:
     rows, total = await repository.list_keys(
-        session, project_id=project.id, after=_after(cursor), limit=limit + 1
+        session, project_id=project.id, after=decode_time_cursor(cursor), limit=limit + 1
     )
     now = datetime.now(UTC)
     items = [key_to_read(k, now=now) for k in rows[:limit]]
-    next_cursor = _next(items[-1].created_at, items[-1].id) if len(rows) > limit else None
+    next_cursor = (
+        encode_time_cursor(items[-1].created_at, items[-1].id) if len(rows) > limit else None
+    )
     return Page(items=items, total=total, limit=limit, next_cursor=next_cursor)
 
 
