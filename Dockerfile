@@ -4,7 +4,7 @@
 
 FROM python:3.11-slim AS model
 WORKDIR /src
-COPY scripts/build-model scripts/build_model.py scripts/
+COPY scripts/build-model scripts/build_model.py scripts/model_manifest.py scripts/
 # CPU wheel of torch: the default PyPI wheel for Linux pulls several GB of CUDA libraries.
 ENV ARBOR_TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
 RUN bash scripts/build-model
