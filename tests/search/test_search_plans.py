@@ -95,7 +95,6 @@ async def plan_and_explain(
             rows = await raw.driver_connection.fetch("EXPLAIN ANALYZE " + str(compiled), *params)
     finally:
         repository.search = original  # type: ignore[assignment]
-    print("\n".join(row[0] for row in rows))
     return "\n".join(row[0] for row in rows), len(response.hits)
 
 
