@@ -47,7 +47,9 @@ def build_provider(spec: EmbeddingSpec, *, model_dir: Path) -> EmbeddingProvider
         if spec.variant not in ("int8", "fp32"):
             raise EmbedderUnavailable(f"local variant must be int8 or fp32, not {spec.variant!r}")
         variant: Variant = "fp32" if spec.variant == "fp32" else "int8"
-        local = LocalOnnxEmbedder(model_dir / spec.model, variant=variant)
+        local = LocalOnnxEmbedder(
+            model_dir / spec.model, variant=variant, threads=get_settings().embed_threads
+        )
         if local.dimensions != spec.dimensions:
             raise EmbedderUnavailable(
                 f"{spec.model} has {local.dimensions} dimensions, not {spec.dimensions}"

@@ -1,0 +1,94 @@
+"""Bulk chunk upsert with supplied 384-d vectors, through the HTTP API of a real server.
+
+Usage: scripts/bench-chunks [--chunks 100000] [--batch 5000]
+Prints chunks/s per request (median) and overall, JSON encoding on the client excluded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scripts.bench_ingest import free_port  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--batch", type=int, default=5_000)
+    args = parser.parse_args()
+
+    rng = np.random.default_rng(7)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update(
+        ARBOR_DATA_DIR=tempfile.mkdtemp(prefix="arbor-bench-chunks-"),
+        PORT=str(port),
+        ARBOR_LOG_LEVEL="warning",
+    )
+    server = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env)
+    durations: list[float] = []
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        httpx.post(f"{base}/v1/knowledge-bases", json={"name": "bulk"}).raise_for_status()
+        url = f"{base}/v1/knowledge-bases/bulk/chunks/bulk"
+        with httpx.Client(timeout=300) as client:
+            for start in range(0, args.chunks, args.batch):
+                vectors = rng.standard_normal((args.batch, 384)).astype(np.float32)
+                vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+                body = json.dumps(
+                    {
+                        "chunks": [
+                            {
+                                "doc_id": f"doc-{(start + i) // 10}",
+                                "chunk_index": (start + i) % 10,
+                                "text": f"Synthetic chunk {start + i} about topic {i % 97}.",
+                                "vector": vectors[i].tolist(),
+                            }
+                            for i in range(args.batch)
+                        ]
+                    }
+                ).encode()
+                started = time.perf_counter()
+                response = client.post(
+                    url, content=body, headers={"content-type": "application/json"}
+                )
+                durations.append(time.perf_counter() - started)
+                response.raise_for_status()
+        count = httpx.get(f"{base}/v1/knowledge-bases/bulk/chunks/count").json()["count"]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+    assert count == args.chunks, count
+    rates = [args.batch / d for d in durations]
+    print(f"chunks: {args.chunks} in requests of {args.batch} (384-d vectors supplied)")
+    print("| measure | value |")
+    print("| --- | --- |")
+    print(f"| median chunks/s per request | {statistics.median(rates):,.0f} |")
+    print(f"| overall chunks/s (server time) | {args.chunks / sum(durations):,.0f} |")
+    print(f"| median request time | {statistics.median(durations) * 1000:.0f} ms |")
+
+
+if __name__ == "__main__":
+    main()
