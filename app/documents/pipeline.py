@@ -267,7 +267,12 @@ class Ingestor:
                 if job.document_id
                 else None
             )
-            if document is not None:
+            if document is not None and job.kind == "reindex" and document.chunk_count > 0:
+                # The old chunks are intact and stay searchable: the document is still ready.
+                document.status = "ready"
+                document.error = f"reindex failed: {error}"
+                document.progress = {**document.progress, "stage": "ready", "retrying": False}
+            elif document is not None:
                 document.status = "failed"
                 document.error = error
                 document.progress = {**document.progress, "stage": "failed", "retrying": False}

@@ -236,7 +236,7 @@ async def chunk_counts(
 
 
 def _scope(target: Target, plan: Plan, index: int) -> Select[Any]:
-    """Chunks of the knowledge base whose document is ready and that pass the filter.
+    """Chunks of the knowledge base whose document has not failed and that pass the filter.
 
     The document side is a correlated scalar subquery (a primary-key probe per candidate
     chunk), not a join: a join lets the planner drive from `documents`, and under row-level
@@ -244,7 +244,7 @@ def _scope(target: Target, plan: Plan, index: int) -> Select[Any]:
     every chunk by document instead of reading the HNSW or GIN index of chunks.
     """
     document_ok = (
-        select(and_(documents.c.status == "ready", plan.condition))
+        select(and_(documents.c.status != "failed", plan.condition))
         .where(documents.c.id == chunks.c.document_id)
         .scalar_subquery()
     )
