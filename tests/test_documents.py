@@ -288,3 +288,16 @@ async def test_job_of_other_kb_is_404(client: httpx.AsyncClient, kb: None) -> No
     job_id = started.json()["job"]["id"]
     await client.post("/v1/knowledge-bases", json={"name": "other"})
     assert (await client.get(f"/v1/knowledge-bases/other/jobs/{job_id}")).status_code == 404
+
+
+async def test_failed_reindex_keeps_old_chunks(client: httpx.AsyncClient, kb: None) -> None:
+    document = (await upload_text(client, MARKDOWN)).json()
+    before = (await client.get(f"{BASE}/chunks/count")).json()["count"]
+    # Valid settings, but larger than the embedder's 256-token window: chunking refuses.
+    patch = await client.patch(BASE, json={"chunking": {"max_tokens": 1000}})
+    assert patch.status_code == 200
+    assert (await client.post(f"{DOCS}/{document['id']}/reindex")).status_code == 202
+    done = await wait_ready(client, f"{DOCS}/{document['id']}")
+    assert done["status"] == "ready"
+    assert done["error"].startswith("reindex failed")
+    assert (await client.get(f"{BASE}/chunks/count")).json()["count"] == before
