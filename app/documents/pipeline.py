@@ -107,10 +107,8 @@ class Ingestor:
         drafts = await asyncio.to_thread(
             chunk_document, parsed, config, counter, embedder_window=window
         )
-        await self._set_stage(
-            document.id, "embedding", attempts=job.attempts, chunks_total=len(drafts)
-        )
-        vectors, embed_error = await self._embed(job, kb, document.id, drafts, embedder)
+        known = await self._start_embedding(job, kb, document.id, drafts, embedder)
+        vectors, embed_error = await self._embed(job, document.id, drafts, embedder, known)
         await self._store(job, kb, document.id, parsed, drafts, vectors, embed_error)
 
     async def _load(self, job: Job) -> tuple[KnowledgeBase, Document, bytes | None]:
@@ -150,13 +148,41 @@ class Ingestor:
             document.status = stage
             document.progress = {**document.progress, "stage": stage, **progress}
 
-    async def _embed(
+    async def _start_embedding(
         self,
         job: Job,
         kb: KnowledgeBase,
         document_id: uuid.UUID,
         drafts: list[ChunkDraft],
         embedder: DocumentEmbedder | None,
+    ) -> dict[str, list[float]]:
+        """Enter the embedding stage and fetch the vectors already known for these texts.
+
+        One transaction for both: small documents are the common case, and per-document
+        round trips, not the model, bound ingestion on small machines (docs/benchmarks.md).
+        """
+        async with self.database.transaction() as session:
+            document = await session.get(Document, document_id, with_for_update=True)
+            if document is None:
+                raise JobGone
+            document.status = "embedding"
+            document.progress = {
+                **document.progress,
+                "stage": "embedding",
+                "attempts": job.attempts,
+                "chunks_total": len(drafts),
+            }
+            if embedder is None:
+                return {}
+            return await cached_vectors(session, kb, [text_sha256(d.text) for d in drafts])
+
+    async def _embed(
+        self,
+        job: Job,
+        document_id: uuid.UUID,
+        drafts: list[ChunkDraft],
+        embedder: DocumentEmbedder | None,
+        known: dict[str, list[float]],
     ) -> tuple[list[list[float] | None], str | None]:
         """Vectors in batches with progress; a broken embedder leaves them null (text search)."""
         vectors: list[list[float] | None] = [None] * len(drafts)
@@ -166,8 +192,6 @@ class Ingestor:
         for start in range(0, len(drafts), batch):
             texts = [draft.text for draft in drafts[start : start + batch]]
             hashes = [text_sha256(text) for text in texts]
-            async with self.database.transaction() as session:
-                known = await cached_vectors(session, kb, hashes)
             missing = list(dict.fromkeys(h for h in hashes if h not in known))
             if missing:
                 by_hash = dict(zip(hashes, texts, strict=True))
@@ -188,9 +212,8 @@ class Ingestor:
                 )
             for offset, sha in enumerate(hashes):
                 vectors[start + offset] = known[sha]
-            await self._set_stage(
-                document_id, "embedding", chunks_embedded=min(start + batch, len(drafts))
-            )
+            if start + batch < len(drafts):  # the store step reports the last batch
+                await self._set_stage(document_id, "embedding", chunks_embedded=start + batch)
         return vectors, None
 
     async def _store(
