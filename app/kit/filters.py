@@ -323,12 +323,12 @@ def _two_valued(clause: ColumnElement[bool], nullable: bool) -> ColumnElement[bo
 
 def _typed(kind: FieldKind, value: Any, loc: Loc) -> Any:
     if kind is FieldKind.UUID:
-        if isinstance(value, str):
-            try:
-                return uuid.UUID(value)
-            except ValueError:
-                pass
-        raise FilterError("expected a UUID string", loc)
+        if not isinstance(value, str):
+            raise FilterError("expected a UUID string", loc)
+        try:
+            return uuid.UUID(value)
+        except ValueError:
+            raise FilterError("expected a UUID string", loc) from None
     if kind is FieldKind.INTEGER:
         return _integer(value, loc)
     if kind is FieldKind.DATETIME:
