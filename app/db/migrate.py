@@ -11,7 +11,14 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-ROOT = Path(__file__).resolve().parents[2]
+
+def _project_root() -> Path:
+    """The checkout (editable install), else the working directory (the Docker image's /app)."""
+    checkout = Path(__file__).resolve().parents[2]
+    return checkout if (checkout / "alembic.ini").exists() else Path.cwd()
+
+
+ROOT = _project_root()
 
 
 def alembic_config(database_url: str) -> Config:
