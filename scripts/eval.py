@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import csv
 import gzip
 import json
@@ -161,6 +162,18 @@ def ingest_documents(http: httpx.Client, kb: str, corpus: list[dict[str, Any]]) 
                 print(f"  {done}/{len(corpus)} documents", file=sys.stderr)
 
 
+def refresh_text_statistics(http: httpx.Client, kb: str) -> None:
+    """Count common terms now, as the service would soon after ingestion, and wait for it."""
+    job = http.post(f"/v1/knowledge-bases/{kb}/text-statistics/refresh")
+    job.raise_for_status()
+    while job.json()["status"] in ("queued", "running"):
+        time.sleep(0.2)
+        job = http.get(f"/v1/knowledge-bases/{kb}/jobs/{job.json()['id']}")
+        job.raise_for_status()
+    if job.json()["status"] != "succeeded":
+        raise SystemExit(f"text statistics refresh failed: {job.json()}")
+
+
 def run(
     http: httpx.Client,
     kb: str,
@@ -212,6 +225,11 @@ def main() -> None:
     parser.add_argument("--limit-queries", type=int, default=0)
     parser.add_argument("--runs", default="", help="comma-separated run numbers (1-based)")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="keep the server's data here; a later run with the same folder skips ingestion",
+    )
     args = parser.parse_args()
 
     corpus, queries, qrels = load_corpus(), load_queries(), load_qrels()
@@ -223,21 +241,33 @@ def main() -> None:
     if args.runs:
         runs = [runs[int(n) - 1] for n in args.runs.split(",")]
     rows: list[tuple[str, float, float, float]] = []
-    with tempfile.TemporaryDirectory(prefix="arbor-eval-") as tmp, server(Path(tmp)) as base:
-        http = httpx.Client(base_url=base, timeout=600)
-        created = http.post(
-            "/v1/knowledge-bases",
-            json={"name": "scifact", "embedding": {"provider": "local", "variant": args.variant}},
+    with contextlib.ExitStack() as stack:
+        data_dir = args.data_dir or Path(
+            stack.enter_context(tempfile.TemporaryDirectory(prefix="arbor-eval-"))
         )
-        created.raise_for_status()
-        kb = created.json()["id"]
-        started = time.perf_counter()
-        if args.ingest == "chunks":
-            ingest_chunks(http, kb, corpus, args.batch)
+        data_dir.mkdir(parents=True, exist_ok=True)
+        http = httpx.Client(base_url=stack.enter_context(server(data_dir)), timeout=600)
+        name = f"scifact-{args.ingest}-{args.variant}"
+        existing = http.get(f"/v1/knowledge-bases/{name}")
+        ingest_s = 0.0
+        if existing.status_code == 200:
+            kb = existing.json()["id"]
+            print(f"reusing knowledge base {name} in {data_dir}", file=sys.stderr)
         else:
-            ingest_documents(http, kb, corpus)
-        ingest_s = time.perf_counter() - started
-        print(f"ingested {len(corpus)} documents in {ingest_s:.0f} s", file=sys.stderr)
+            created = http.post(
+                "/v1/knowledge-bases",
+                json={"name": name, "embedding": {"provider": "local", "variant": args.variant}},
+            )
+            created.raise_for_status()
+            kb = created.json()["id"]
+            started = time.perf_counter()
+            if args.ingest == "chunks":
+                ingest_chunks(http, kb, corpus, args.batch)
+            else:
+                ingest_documents(http, kb, corpus)
+            ingest_s = time.perf_counter() - started
+            print(f"ingested {len(corpus)} documents in {ingest_s:.0f} s", file=sys.stderr)
+        refresh_text_statistics(http, kb)
         external = external_ids(http, kb)
         for name, body in runs:
             ndcg, recall, ms = run(http, kb, queries, qrels, external, {"top_k": 100, **body})

@@ -30,6 +30,7 @@ from app.jobs import repository as jobs_repository
 from app.jobs.worker import WorkerPool
 from app.kit.errors import AppError
 from app.models import Chunk, Document, DocumentSource, Job, KnowledgeBase
+from app.search import text_statistics
 
 logger = logging.getLogger(__name__)
 
@@ -326,7 +327,13 @@ def worker_pool(
     batchers = Batchers(max_batch=settings.embed_batch_size)
     ingestor = Ingestor(database, settings, embedders, batchers)
     backfiller = Backfiller(database, settings, embedders, batchers)
-    handlers = {"ingest": ingestor.handle, "reindex": ingestor.handle, "embed": backfiller.handle}
+    refresher = text_statistics.Refresher(database)
+    handlers = {
+        "ingest": ingestor.handle,
+        "reindex": ingestor.handle,
+        "embed": backfiller.handle,
+        text_statistics.JOB_KIND: refresher.handle,
+    }
     pool = WorkerPool(database, settings, handlers, concurrency=concurrency)
     pool.on_stop.append(batchers.close)
     return pool

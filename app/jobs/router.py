@@ -16,6 +16,7 @@ from app.kit.errors import Conflict, NotFound
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 from app.models import Job
+from app.search import text_statistics
 
 router = APIRouter(
     prefix="/v1/knowledge-bases/{kb}",
@@ -55,6 +56,24 @@ async def embed_pending(
     await session.refresh(job)
     background.add_task(request.app.state.poke_workers)
     return EmbedPendingResult(job=to_read(job), pending=total - embedded)
+
+
+@router.post(
+    "/text-statistics/refresh",
+    status_code=status.HTTP_202_ACCEPTED,
+    operation_id="jobs-refresh_text_statistics",
+    summary="Recount the knowledge base's common terms now (search also queues this itself)",
+    responses=problem_responses(404),
+)
+async def refresh_text_statistics(
+    request: Request, kb: KnowledgeBaseDep, session: SessionDep, background: BackgroundTasks
+) -> JobRead:
+    job = await text_statistics.schedule_refresh(
+        session, knowledge_base_id=kb.id, project_id=kb.project_id
+    )
+    await session.refresh(job)
+    background.add_task(request.app.state.poke_workers)
+    return to_read(job)
 
 
 @router.get(

@@ -8,6 +8,7 @@ from app.models.documents import Document
 from app.models.jobs import DocumentSource, Job
 from app.models.knowledge_bases import KnowledgeBase
 from app.models.projects import DEFAULT_PROJECT_NAME, Project
+from app.models.text_statistics import TextStatistics
 
 __all__ = [
     "DEFAULT_PROJECT_NAME",
@@ -20,4 +21,5 @@ __all__ = [
     "Job",
     "KnowledgeBase",
     "Project",
+    "TextStatistics",
 ]

@@ -9,7 +9,7 @@ page of hits joined back to chunks and documents. See docs/search.md.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,20 +96,28 @@ class _Cast(UserDefinedType[Any]):
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """One knowledge base to search: its tsquery (None: no text side) and the terms it scores."""
+    """One knowledge base to search: its tsquery (None: no text side) and the terms it scores.
+
+    `common`: scored terms whose document frequency is known (app/search/text_statistics.py)
+    because the tsquery does not match every chunk that holds them.
+    """
 
     knowledge_base_id: uuid.UUID
     tsquery: str | None
     terms: Sequence[str] = ()
     chunk_count: int = 0
+    common: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class TextQuery:
-    """A query as full-text search sees it: what matches, and the lexemes (raw) that score."""
+    """A query as full-text search sees it: what matches, the lexemes (raw) that score, and
+    whether the tsquery is the query's own (websearch syntax) rather than any of its lexemes."""
 
     tsquery: str | None
     terms: list[str]
+    lexemes: list[str] = field(default_factory=list)
+    websearch: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +201,7 @@ async def prepare(
     await session.execute(text(settings), {"ef": str(ef_search), "trgm": str(TRIGRAM_THRESHOLD)})
     await read_chunks_through_view(session)  # keeps the GIN indexes usable under RLS
     if query is None or not query.strip():
-        return {language: TextQuery(None, []) for language in languages}
+        return {language: TextQuery(None, [], websearch=websearch) for language in languages}
     found: dict[str, TextQuery] = {}
     for language in dict.fromkeys(languages):
         # The query's lexemes (stemmed, stop words dropped, exactly as chunks are indexed),
@@ -213,7 +221,7 @@ async def prepare(
         # `any`: OR the lexemes. websearch_to_tsquery ANDs every term, which kills recall for
         # natural-language questions (measured on SciFact: docs/search.md).
         tsquery = row[1] if websearch else (" | ".join(map(quote_lexeme, lexemes)) or None)
-        found[language] = TextQuery(tsquery, lexemes[:MAX_SCORED_TERMS])
+        found[language] = TextQuery(tsquery, lexemes[:MAX_SCORED_TERMS], lexemes, websearch)
     return found
 
 
@@ -319,7 +327,8 @@ def _text_cte(plan: Plan) -> CTE:
             cast(bindparam(f"term_{index}_{j}", quote_lexeme(term), Text), TSQUERY)
             for j, term in enumerate(target.terms)
         ]
-        # Document frequencies counted on the matched set: every chunk holding a term matches.
+        # Document frequencies counted on the matched set, where every chunk holding a term
+        # matches; a common term's (which need not match) comes from the statistics.
         frequencies = select(
             func.count().label("matched"),
             *[
@@ -327,6 +336,7 @@ def _text_cte(plan: Plan) -> CTE:
                 .filter(matched.c.hits.op("@@", is_comparison=True)(term))
                 .label(f"df_{j}")
                 for j, term in enumerate(terms)
+                if target.terms[j] not in target.common
             ],
         ).cte(f"text_df_{index}")
         # One row, computed once: inlined, a misestimated plan would recount it per chunk.
@@ -336,7 +346,8 @@ def _text_cte(plan: Plan) -> CTE:
         )
         raw: Any = literal(0.0, Float)
         for j, term in enumerate(terms):
-            df = frequencies.c[f"df_{j}"]
+            known = target.common.get(target.terms[j])
+            df = frequencies.c[f"df_{j}"] if known is None else literal(known, Integer)
             idf = func.ln(1.0 + (total - df + 0.5) / (df + 0.5))
             raw = raw + idf * func.ts_rank(matched.c.hits, term, type_=Float)
         raw = raw * LN_2 / func.ln(matched.c.length + 1.0)

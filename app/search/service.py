@@ -18,7 +18,7 @@ from app.kit.errors import AppError, NotFound, ValidationFailed
 from app.kit.filters import compile_filter
 from app.knowledge_bases import repository as knowledge_bases
 from app.models import KnowledgeBase
-from app.search import repository
+from app.search import repository, text_statistics
 from app.search.mmr import mmr_order
 from app.search.rerank import Reranker
 from app.search.schemas import (
@@ -37,16 +37,18 @@ from app.search.schemas import (
     SearchResponse,
     TextMatch,
 )
+from app.search.text_statistics import TermStatistics
 
 # Queries of at most this many words also get a trigram fallback (typos, partial words) when
 # full text finds fewer hits than asked for.
 TRIGRAM_MAX_WORDS = 3
 MIN_EF_SEARCH = 40
 MAX_EF_SEARCH = 1000
-# The chunk count of a knowledge base (N in inverse document frequency) is cached this long:
-# IDF moves with log(N), so a slightly stale N changes no ranking noticeably.
-CHUNK_COUNT_TTL_S = 60.0
-_chunk_counts: dict[uuid.UUID, tuple[int, float]] = {}
+# A knowledge base's chunk count (N in inverse document frequency) and common-term statistics
+# are cached this long: IDF moves with log(N), so a slightly stale N changes no ranking
+# noticeably, and stale statistics only cost speed (app/search/text_statistics.py).
+TEXT_STATISTICS_TTL_S = 60.0
+_text_statistics: dict[uuid.UUID, tuple[int, TermStatistics | None, float]] = {}
 
 
 @runtime_checkable
@@ -164,7 +166,7 @@ async def search(
         websearch=options.text_match is TextMatch.WEBSEARCH,
     )
     use_text = mode is not SearchMode.VECTOR
-    counts = await _chunk_counts_of(session, kbs) if use_text and query is not None else {}
+    statistics = await _text_statistics_of(session, kbs) if use_text and query is not None else {}
     pooled = options.rerank or options.mmr is not None
     wanted = options.offset + options.top_k
     # The fallback is for plain short queries; websearch syntax means exactly what it says.
@@ -175,13 +177,7 @@ async def search(
     )
     plan = repository.Plan(
         targets=[
-            repository.Target(
-                kb.id,
-                parsed[kb.text_search_language].tsquery,
-                terms=parsed[kb.text_search_language].terms,
-                chunk_count=counts.get(kb.id, 0),
-            )
-            for kb in kbs
+            _target(kb.id, parsed[kb.text_search_language], statistics.get(kb.id)) for kb in kbs
         ],
         dimensions=first.embedding_dimensions,
         vector=vector if mode is not SearchMode.TEXT else None,
@@ -244,15 +240,45 @@ async def search(
     )
 
 
-async def _chunk_counts_of(
+async def _text_statistics_of(
     session: AsyncSession, kbs: Sequence[KnowledgeBase]
-) -> dict[uuid.UUID, int]:
+) -> dict[uuid.UUID, tuple[int, TermStatistics | None]]:
+    """Chunk count and common-term statistics per knowledge base; queues a refresh of stale
+    statistics (checked once per TTL per process)."""
     now = time.monotonic()
-    stale = [kb.id for kb in kbs if _chunk_counts.get(kb.id, (0, 0.0))[1] < now]
-    if stale:
-        for kb_id, count in (await repository.chunk_counts(session, stale)).items():
-            _chunk_counts[kb_id] = (count, now + CHUNK_COUNT_TTL_S)
-    return {kb.id: _chunk_counts[kb.id][0] for kb in kbs}
+    expired = [kb for kb in kbs if _text_statistics.get(kb.id, (0, None, 0.0))[2] < now]
+    if expired:
+        counts = await repository.chunk_counts(session, [kb.id for kb in expired])
+        stored = await text_statistics.load(session, [kb.id for kb in expired])
+        for kb in expired:
+            count, stats = counts[kb.id], stored.get(kb.id)
+            if text_statistics.is_stale(stats, count):
+                await text_statistics.schedule_refresh(
+                    session, knowledge_base_id=kb.id, project_id=kb.project_id
+                )
+            _text_statistics[kb.id] = (count, stats, now + TEXT_STATISTICS_TTL_S)
+    return {kb.id: _text_statistics[kb.id][:2] for kb in kbs}
+
+
+def _target(
+    kb_id: uuid.UUID,
+    parsed: repository.TextQuery,
+    statistics: tuple[int, TermStatistics | None] | None,
+) -> repository.Target:
+    """The text side of one knowledge base: common lexemes score but do not define matches."""
+    count, stats = statistics or (0, None)
+    if stats is None or parsed.websearch or parsed.tsquery is None:
+        return repository.Target(kb_id, parsed.tsquery, terms=parsed.terms, chunk_count=count)
+    defining, common = stats.split(parsed.lexemes, count)
+    if not common:
+        return repository.Target(kb_id, parsed.tsquery, terms=parsed.terms, chunk_count=count)
+    return repository.Target(
+        kb_id,
+        text_statistics.match_query(defining, list(common)),
+        terms=parsed.terms,
+        chunk_count=count,
+        common={term: df for term, df in common.items() if term in parsed.terms},
+    )
 
 
 def _check_dimensions(vector: list[float], kb: KnowledgeBase) -> list[float]:

@@ -156,6 +156,7 @@ TABLE: dict[tuple[str, str], Case] = {
         W, 201, body=_chunk, fresh=lambda w: _ready({"chunk_id": str(uuid.uuid4())})
     ),
     ("POST", KB + "/chunks/embed"): Case(W, 202),
+    ("POST", KB + "/text-statistics/refresh"): Case(W, 202),
     ("GET", KB + "/jobs/{job_id}"): Case(R, 200),
     ("POST", KB + "/search"): Case(R, 200, body=_search),
     ("POST", "/v1/search"): Case(R, 200, body=_multi),
