@@ -47,7 +47,9 @@ def _database_url(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
     if settings.database_url:
         wait_for_database(settings.database_url, timeout_s=settings.db_wait_s)
         return settings.database_url, None
-    embedded = EmbeddedPostgres(settings.embedded_pg_dir)
+    embedded = EmbeddedPostgres(
+        settings.embedded_pg_dir, shared_buffers=settings.embedded_shared_buffers
+    )
     return embedded.start(), embedded
 
 

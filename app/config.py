@@ -20,6 +20,8 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("DATABASE_URL", "ARBOR_DATABASE_URL")
     )
     data_dir: Path = Path("./data")
+    # The embedded server's shared_buffers (e.g. "2GB"); default a quarter of RAM, at most 1 GB.
+    embedded_shared_buffers: str | None = None
     model_dir: Path = Path("./models")
     host: str = "127.0.0.1"
     port: int = Field(default=8000, validation_alias=AliasChoices("PORT", "ARBOR_PORT"))

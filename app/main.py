@@ -68,7 +68,9 @@ def create_app(
         url = database_url or settings.database_url
         embedded: EmbeddedPostgres | None = None
         if url is None:
-            embedded = EmbeddedPostgres(settings.embedded_pg_dir)
+            embedded = EmbeddedPostgres(
+                settings.embedded_pg_dir, shared_buffers=settings.embedded_shared_buffers
+            )
             url = embedded.start()
         app.state.database = Database(url, settings)
         if mode.enabled and settings.admin_key is None:

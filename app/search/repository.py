@@ -24,6 +24,7 @@ from sqlalchemy import (
     bindparam,
     case,
     cast,
+    column,
     false,
     func,
     literal,
@@ -267,12 +268,8 @@ def _scope(target: Target, plan: Plan, index: int) -> Select[Any]:
 
 
 def _vector_cte(plan: Plan) -> CTE:
-    assert plan.vector is not None
     spec = vector_cast(plan.dimensions)
-    query_vector = cast(
-        bindparam("query_vector", "[" + ",".join(repr(float(x)) for x in plan.vector) + "]", Text),
-        _Cast(spec),
-    )
+    query_vector = _query_vector(plan)
     sides = []
     for index, target in enumerate(plan.targets):
         distance = cast(chunks.c.embedding, _Cast(spec)).op("<=>", return_type=Float)(query_vector)
@@ -302,8 +299,11 @@ def _vector_cte(plan: Plan) -> CTE:
     ).cte("vector_side")
 
 
-def _text_cte(plan: Plan) -> CTE:
+def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
+    """The full-text candidates, and (with a vector side) the text score of every vector
+    candidate, so that weighted fusion compares true scores on both sides."""
     sides = []
+    completions = []
     for index, target in enumerate(plan.targets):
         if target.tsquery is None or not target.terms:
             continue
@@ -323,54 +323,96 @@ def _text_cte(plan: Plan) -> CTE:
             .where(chunks.c.tsv.op("@@", is_comparison=True)(tsquery))
             .cte(f"text_match_{index}")
         )
-        terms = [
-            cast(bindparam(f"term_{index}_{j}", quote_lexeme(term), Text), TSQUERY)
-            for j, term in enumerate(target.terms)
-        ]
-        # Document frequencies counted on the matched set, where every chunk holding a term
-        # matches; a common term's (which need not match) comes from the statistics.
-        frequencies = select(
-            func.count().label("matched"),
-            *[
-                func.count()
-                .filter(matched.c.hits.op("@@", is_comparison=True)(term))
-                .label(f"df_{j}")
-                for j, term in enumerate(terms)
-                if target.terms[j] not in target.common
-            ],
-        ).cte(f"text_df_{index}")
-        # One row, computed once: inlined, a misestimated plan would recount it per chunk.
-        frequencies = frequencies.prefix_with("MATERIALIZED")
-        total = func.greatest(
-            bindparam(f"n_{index}", target.chunk_count, Integer), frequencies.c.matched
+        # The scored terms travel as arrays (one row each below), so the statement's shape,
+        # and SQLAlchemy's compiled form of it, does not change with the query's length.
+        terms = (
+            func.unnest(
+                bindparam(f"terms_{index}", [quote_lexeme(t) for t in target.terms], ARRAY(Text)),
+                bindparam(
+                    f"known_{index}", [target.common.get(t) for t in target.terms], ARRAY(Integer)
+                ),
+            )
+            .table_valued(column("term", Text), column("known", Integer))
+            .render_derived(name=f"query_terms_{index}")
         )
-        raw: Any = literal(0.0, Float)
-        for j, term in enumerate(terms):
-            known = target.common.get(target.terms[j])
-            df = frequencies.c[f"df_{j}"] if known is None else literal(known, Integer)
-            idf = func.ln(1.0 + (total - df + 0.5) / (df + 0.5))
-            raw = raw + idf * func.ts_rank(matched.c.hits, term, type_=Float)
-        raw = raw * LN_2 / func.ln(matched.c.length + 1.0)
+        term = cast(terms.c.term, TSQUERY)
+        matched_count = select(func.count()).select_from(matched).scalar_subquery()
+        # A term's document frequency is counted on the matched set, where every chunk that
+        # holds it matches, unless it is common and its frequency known (text_statistics.py).
+        counted = (
+            select(func.count())
+            .select_from(matched)
+            .where(matched.c.hits.op("@@", is_comparison=True)(term))
+            .scalar_subquery()
+        )
+        df = func.coalesce(terms.c.known, counted)
+        total = func.greatest(bindparam(f"n_{index}", target.chunk_count, Integer), matched_count)
+        weights = (
+            select(
+                term.label("term"),
+                func.ln(1.0 + (total - df + 0.5) / (df + 0.5)).label("idf"),
+            )
+            .select_from(terms)
+            .cte(f"text_idf_{index}")
+            # Computed once: inlined, a misestimated plan would recount it per chunk.
+            .prefix_with("MATERIALIZED")
+        )
+        raw = (
+            func.sum(weights.c.idf * func.ts_rank(matched.c.hits, weights.c.term, type_=Float))
+            * LN_2
+            / func.ln(matched.c.length + 1.0)
+        )
         score = raw / (raw + 1.0)
         side = (
             select(matched.c.id, score.label("score"))
-            .select_from(matched.join(frequencies, true()))
+            .select_from(matched.join(weights, true()))
+            .group_by(matched.c.id, matched.c.length)
             .order_by(score.desc())
             .limit(plan.candidates)
             .subquery(f"text_{index}")
         )
         sides.append(select(side.c.id, side.c.score))
+        if vector is not None:
+            completions.append(_text_completion(vector, target, index, lexemes, weights))
     if not sides:
         empty = select(
             cast(null(), chunks.c.id.type).label("id"), cast(null(), Float).label("score")
         ).where(false())
         sides.append(empty)
     merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
-    return (
+    fulltext = (
         select(merged.c.id, merged.c.score)
         .order_by(merged.c.score.desc(), merged.c.id)
         .limit(plan.candidates)
         .cte("fulltext_side")
+    )
+    if not completions:
+        return fulltext, None
+    completion = (completions[0] if len(completions) == 1 else union_all(*completions)).cte(
+        "text_completion"
+    )
+    return fulltext, completion
+
+
+def _text_completion(
+    vector: CTE, target: Target, index: int, lexemes: Any, weights: CTE
+) -> Select[Any]:
+    """The text score, exactly as the text side computes it, of this knowledge base's vector
+    candidates (a chunk holding none of the query's terms scores 0)."""
+    candidate = chunks.alias(f"completion_{index}")
+    hits = func.ts_filter(
+        func.setweight(candidate.c.tsv, literal_column("'A'"), lexemes), literal_column("'{a}'")
+    )
+    raw = (
+        func.sum(weights.c.idf * func.ts_rank(hits, weights.c.term, type_=Float))
+        * LN_2
+        / func.ln(func.min(func.length(candidate.c.tsv)) + 1.0)
+    )
+    return (
+        select(candidate.c.id, (raw / (raw + 1.0)).label("score"))
+        .select_from(vector.join(candidate, candidate.c.id == vector.c.id).join(weights, true()))
+        .where(candidate.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
+        .group_by(candidate.c.id)
     )
 
 
@@ -404,8 +446,8 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
     )
 
 
-def _text_side(plan: Plan) -> tuple[CTE, CTE, CTE | None]:
-    fulltext = _text_cte(plan)
+def _text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE | None]:
+    fulltext, completion = _text_cte(plan, vector)
     trigram = _trigram_cte(plan, fulltext) if plan.trigram_query is not None else None
     parts = [select(fulltext.c.id, fulltext.c.score, literal(0, Integer).label("kind"))]
     if trigram is not None:
@@ -425,7 +467,7 @@ def _text_side(plan: Plan) -> tuple[CTE, CTE, CTE | None]:
         func.min(merged.c.score).over().label("low"),
         func.max(merged.c.score).over().label("high"),
     ).cte("text_side")
-    return side, fulltext, trigram
+    return side, fulltext, trigram, completion
 
 
 def _minmax(value: Any, low: Any, high: Any, present: Any) -> ColumnElement[float]:
@@ -436,7 +478,65 @@ def _minmax(value: Any, low: Any, high: Any, present: Any) -> ColumnElement[floa
     )
 
 
-def _fused(plan: Plan, vector: CTE | None, text_side: CTE | None) -> CTE:
+def _query_vector(plan: Plan) -> ColumnElement[Any]:
+    assert plan.vector is not None
+    literal_vector = "[" + ",".join(repr(float(x)) for x in plan.vector) + "]"
+    return cast(
+        bindparam("query_vector", literal_vector, Text), _Cast(vector_cast(plan.dimensions))
+    )
+
+
+def _completed_weighted(plan: Plan, vector: CTE, text_side: CTE, completion: CTE | None) -> CTE:
+    """Weighted fusion on true scores: a text-only candidate gets its cosine similarity (one
+    distance from its stored vector), a vector-only one its text score (`completion`), and
+    each side is min-max normalised over every candidate of the union. A side's score is
+    missing (0 after normalisation) only where it cannot exist: no stored vector, or a
+    trigram-only hit."""
+    w = plan.vector_weight
+    spec = vector_cast(plan.dimensions)
+    other = chunks.alias("vector_completion")
+    joined = vector.join(text_side, vector.c.id == text_side.c.id, full=True).outerjoin(
+        other, and_(vector.c.id.is_(None), other.c.id == text_side.c.id)
+    )
+    text_score: Any = func.coalesce(text_side.c.score, 0.0)
+    if completion is not None:
+        joined = joined.outerjoin(completion, completion.c.id == vector.c.id)
+        text_score = func.coalesce(text_side.c.score, completion.c.score, 0.0)
+    distance = cast(other.c.embedding, _Cast(spec)).op("<=>", return_type=Float)(
+        _query_vector(plan)
+    )
+    similarity = func.coalesce(vector.c.similarity, 1 - distance)
+    base = (
+        select(
+            func.coalesce(vector.c.id, text_side.c.id).label("id"),
+            similarity.label("completed"),
+            text_score.label("text_completed"),
+            vector.c.rank.label("vector_rank"),
+            vector.c.similarity.label("vector_similarity"),
+            text_side.c.rank.label("text_rank"),
+            text_side.c.score.label("text_score"),
+            text_side.c.kind.label("text_kind"),
+        )
+        .select_from(joined)
+        .subquery("completed")
+    )
+    v_low, v_high = func.min(base.c.completed).over(), func.max(base.c.completed).over()
+    t_low, t_high = func.min(base.c.text_completed).over(), func.max(base.c.text_completed).over()
+    score = w * _minmax(base.c.completed, v_low, v_high, base.c.completed) + (1 - w) * _minmax(
+        base.c.text_completed, t_low, t_high, base.c.text_completed
+    )
+    return select(
+        base.c.id,
+        cast(score, Float).label("score"),
+        base.c.vector_rank,
+        base.c.vector_similarity,
+        base.c.text_rank,
+        base.c.text_score,
+        base.c.text_kind,
+    ).cte("fused")
+
+
+def _fused(plan: Plan, vector: CTE | None, text_side: CTE | None, completion: CTE | None) -> CTE:
     w = plan.vector_weight
     if vector is not None and text_side is not None:
         joined = vector.join(text_side, vector.c.id == text_side.c.id, full=True)
@@ -447,9 +547,7 @@ def _fused(plan: Plan, vector: CTE | None, text_side: CTE | None) -> CTE:
                 + func.coalesce((1 - w) / (RRF_K + text_side.c.rank), 0.0)
             )
         else:
-            score = w * _minmax(vector.c.similarity, vector.c.low, vector.c.high, vector.c.id) + (
-                1 - w
-            ) * _minmax(text_side.c.score, text_side.c.low, text_side.c.high, text_side.c.id)
+            return _completed_weighted(plan, vector, text_side, completion)
         return (
             select(
                 func.coalesce(vector.c.id, text_side.c.id).label("id"),
@@ -510,10 +608,10 @@ def _headline(plan: Plan) -> ColumnElement[Any]:
 def statement(plan: Plan) -> Select[Any]:
     """The fused candidate query of a plan (also what tests EXPLAIN)."""
     vector = _vector_cte(plan) if plan.vector is not None else None
-    text_side = fulltext = trigram = None
+    text_side = fulltext = trigram = completion = None
     if plan.use_text:
-        text_side, fulltext, trigram = _text_side(plan)
-    fused = _fused(plan, vector, text_side)
+        text_side, fulltext, trigram, completion = _text_side(plan, vector)
+    fused = _fused(plan, vector, text_side, completion)
 
     page_query = select(fused)
     if plan.threshold is not None:

@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from sqlalchemy import ColumnElement, and_
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import True_
 
 from app.chunks.embedding import EmbedderFactory
 from app.kit.errors import AppError, NotFound, ValidationFailed
@@ -177,7 +178,15 @@ async def search(
     )
     plan = repository.Plan(
         targets=[
-            _target(kb.id, parsed[kb.text_search_language], statistics.get(kb.id)) for kb in kbs
+            _target(
+                kb.id,
+                parsed[kb.text_search_language],
+                *statistics.get(kb.id, (0, None)),
+                # A filter drops matched chunks after the budget is spent: no pruning then.
+                prune=options.filter is None and (visible is None or isinstance(visible, True_)),
+                wanted=max(options.candidates, wanted),
+            )
+            for kb in kbs
         ],
         dimensions=first.embedding_dimensions,
         vector=vector if mode is not SearchMode.TEXT else None,
@@ -263,13 +272,16 @@ async def _text_statistics_of(
 def _target(
     kb_id: uuid.UUID,
     parsed: repository.TextQuery,
-    statistics: tuple[int, TermStatistics | None] | None,
+    count: int,
+    stats: TermStatistics | None,
+    *,
+    prune: bool,
+    wanted: int,
 ) -> repository.Target:
     """The text side of one knowledge base: common lexemes score but do not define matches."""
-    count, stats = statistics or (0, None)
-    if stats is None or parsed.websearch or parsed.tsquery is None:
+    if stats is None or not prune or parsed.websearch or parsed.tsquery is None:
         return repository.Target(kb_id, parsed.tsquery, terms=parsed.terms, chunk_count=count)
-    defining, common = stats.split(parsed.lexemes, count)
+    defining, common = stats.split(parsed.lexemes, count, wanted)
     if not common:
         return repository.Target(kb_id, parsed.tsquery, terms=parsed.terms, chunk_count=count)
     return repository.Target(

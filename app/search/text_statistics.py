@@ -4,10 +4,12 @@ Postgres has no top-k pruning for full text: every chunk that matches the tsquer
 at about 20 us each. A natural-language question ORs its lexemes, and lexemes like `increas`
 or `express` hold in one chunk out of ten, so the matched set, and the latency, grow with the
 knowledge base. We bound it: rarest first, a query's lexemes define the candidate set while
-their summed document frequencies stay within `MATCH_BUDGET` chunks; the more common rest only
-score (as in Lucene's CommonTermsQuery), and chunks holding all of them (two or more) match
-too. The rarest lexeme always defines. A knowledge base of at most `MATCH_BUDGET` chunks is
-never pruned: its results are exactly those of scoring every chunk that holds any term.
+their summed document frequencies stay within `MATCH_BUDGET` chunks, and beyond it while they
+may hold fewer chunks than the search wants; the more common rest only score (as in Lucene's
+CommonTermsQuery), and chunks holding all of them (two or more) match too. A knowledge base
+of at most `MATCH_BUDGET` chunks is never pruned: its results are exactly those of scoring
+every chunk that holds any term. Nor is a search with a filter (or document permissions): the
+budget would be spent on chunks the filter then drops.
 
 Document frequencies come from `text_statistics`, one row per knowledge base with the count of
 every lexeme held by at least 0.1 % of its chunks, computed by a background job from the
@@ -32,7 +34,7 @@ from app.jobs import repository as jobs_repository
 from app.models import Job, TextStatistics
 from app.search.repository import quote_lexeme
 
-MATCH_BUDGET = int(__import__("os").environ.get("XX_B", "1000"))
+MATCH_BUDGET = 1_000
 # Lexemes counted: those in at least this fraction of the chunks (rarer ones always define).
 COUNTED_FRACTION = 0.001
 STALE_FRACTION = 0.2
@@ -53,9 +55,16 @@ class TermStatistics:
     min_df: int
     frequencies: Mapping[str, int]
 
-    def split(self, lexemes: Sequence[str], chunk_count: int) -> tuple[list[str], dict[str, int]]:
+    def split(
+        self, lexemes: Sequence[str], chunk_count: int, wanted: int
+    ) -> tuple[list[str], dict[str, int]]:
         """The lexemes that define candidates, and the common ones with their frequency
-        scaled to today's chunk count."""
+        scaled to today's chunk count.
+
+        Rarest first, a lexeme defines while the defining lexemes' summed frequencies stay
+        within the budget, or while they may still hold fewer than `wanted` chunks (a lexeme
+        without a count costs `min_df` against the budget and may hold a single chunk).
+        """
         scale = chunk_count / self.chunk_count if self.chunk_count else 1.0
         known = {
             lexeme: max(1, round(self.frequencies[lexeme] * scale))
@@ -63,12 +72,13 @@ class TermStatistics:
             if lexeme in self.frequencies
         }
         defining = [lexeme for lexeme in lexemes if lexeme not in known]
-        spent = len(defining) * self.min_df
+        spent, surely = len(defining) * self.min_df, len(defining)
         common: dict[str, int] = {}
         for lexeme in sorted(known, key=lambda lexeme: (known[lexeme], lexeme)):
-            if not defining or spent + known[lexeme] <= MATCH_BUDGET:
+            if surely < wanted or spent + known[lexeme] <= MATCH_BUDGET:
                 defining.append(lexeme)
                 spent += known[lexeme]
+                surely += known[lexeme]
             else:
                 common[lexeme] = known[lexeme]
         return defining, common

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 import pytest
 
 from app.search import service
-
 from tests.search.corpus import KeywordEmbedders
 
 

@@ -60,10 +60,16 @@ async def test_hybrid_weighted_fuses_min_max_normalised_scores(
     assert titles(found) == ["Beta", "Gamma", "Alpha", "Delta"]
     by_title = {hit["doc_title"]: hit for hit in found["hits"]}
     low = by_title["Delta"]["explain"]["vector_similarity"]
-    # Beta: best text score (1) and vector (0.6 - low) / (1 - low); Gamma: vector 1, no text.
+    best_text = by_title["Beta"]["explain"]["text_score"]
+    # Both sides normalised over all four candidates; Gamma and Delta hold no query term, so
+    # the text side's minimum is 0. Beta: best text score (1) and vector (0.6 - low) /
+    # (1 - low); Gamma: vector 1, no text.
     assert by_title["Beta"]["score"] == pytest.approx(0.5 + 0.5 * (0.6 - low) / (1 - low))
     assert by_title["Gamma"]["score"] == pytest.approx(0.5)
-    assert by_title["Alpha"]["score"] == pytest.approx(0.5 * (0 - low) / (1 - low))
+    alpha_text = by_title["Alpha"]["explain"]["text_score"] / best_text
+    assert by_title["Alpha"]["score"] == pytest.approx(
+        0.5 * (0 - low) / (1 - low) + 0.5 * alpha_text
+    )
     assert by_title["Delta"]["score"] == pytest.approx(0.0)
     explain = by_title["Beta"]["explain"]
     assert explain["vector_rank"] == 2
@@ -72,6 +78,26 @@ async def test_hybrid_weighted_fuses_min_max_normalised_scores(
     assert explain["text_match"] == "fulltext"
     assert explain["fused_score"] == pytest.approx(by_title["Beta"]["score"])
     assert found["candidates"] == {"vector": 4, "text": 2, "trigram": 0}
+
+
+async def test_weighted_fusion_completes_the_side_that_missed_a_candidate(
+    client: httpx.AsyncClient, kb: Any
+) -> None:
+    # Two candidates per side: vector [Gamma 1, Beta 0.6], text [Beta, Alpha]. Alpha's vector
+    # similarity (0) is computed for the fusion; Gamma's text score is 0 (no query term).
+    found = await search(
+        client, kb, query="wind electricity", vector=Q, candidates=2, include=["explain"]
+    )
+    by_title = {hit["doc_title"]: hit for hit in found["hits"]}
+    assert set(by_title) == {"Beta", "Gamma", "Alpha"}
+    best_text = by_title["Beta"]["explain"]["text_score"]
+    assert by_title["Beta"]["score"] == pytest.approx(0.5 * 0.6 + 0.5)
+    assert by_title["Gamma"]["score"] == pytest.approx(0.5)
+    assert by_title["Alpha"]["score"] == pytest.approx(
+        0.5 * by_title["Alpha"]["explain"]["text_score"] / best_text
+    )
+    # explain keeps each side's own view: Alpha was not a vector candidate.
+    assert by_title["Alpha"]["explain"]["vector_rank"] is None
 
 
 async def test_hybrid_rrf_fuses_ranks(client: httpx.AsyncClient, kb: Any) -> None:
@@ -91,9 +117,13 @@ async def test_vector_weight_moves_the_balance(client: httpx.AsyncClient, kb: An
     vector_only = await search(client, kb, query="wind electricity", vector=Q, vector_weight=1)
     assert titles(vector_only) == ["Gamma", "Beta", "Alpha", "Delta"]
     text_only = await search(client, kb, query="wind electricity", vector=Q, vector_weight=0)
-    # Min-max puts the weaker text candidate (Alpha) at 0, level with the non-matches.
-    assert titles(text_only)[0] == "Beta"
-    assert [hit["score"] for hit in text_only["hits"]] == pytest.approx([1, 0, 0, 0])
+    # Normalised over every candidate: Alpha keeps its share of Beta's text score, above the
+    # chunks that hold no query term (before completion it sank to 0 with them).
+    assert titles(text_only)[:2] == ["Beta", "Alpha"]
+    scores = [hit["score"] for hit in text_only["hits"]]
+    assert scores[0] == pytest.approx(1)
+    assert 0 < scores[1] < 1
+    assert scores[2:] == pytest.approx([0, 0])
 
 
 async def test_query_is_embedded_when_no_vector_is_given(

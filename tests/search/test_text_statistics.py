@@ -87,7 +87,8 @@ async def test_common_terms_score_but_do_not_define_candidates(
     kb = await corpus(client, app)
     before = await search(client, kb, query="cell apoptosis", mode="text", top_k=20)
     await refresh(client, kb)
-    after = await search(client, kb, query="cell apoptosis", mode="text", top_k=20)
+    # Two candidates wanted: the two chunks holding 'apoptosis' are enough.
+    after = await search(client, kb, query="cell apoptosis", mode="text", top_k=2, candidates=2)
 
     # Before: every chunk holding 'cell' matched; after, only those holding the rare term.
     assert before["candidates"]["text"] == 12
@@ -105,10 +106,12 @@ async def test_the_rarest_term_defines_when_every_term_is_common(
 ) -> None:
     kb = await corpus(client, app)
     await refresh(client, kb)
-    found = await search(client, kb, query="cell growth", mode="text", top_k=20)
+    found = await search(client, kb, query="cell growth", mode="text", top_k=2, candidates=2)
     # The rarest lexeme always defines candidates.
     assert found["text_query"] == "'growth'"
-    assert found["candidates"]["text"] == 11
+    wanting_more = await search(client, kb, query="cell growth", mode="text", candidates=20)
+    assert wanting_more["text_query"] == "'cell' | 'growth'"
+    assert wanting_more["candidates"]["text"] == 12
 
 
 async def test_rare_terms_or_all_common_terms_match(
@@ -116,9 +119,11 @@ async def test_rare_terms_or_all_common_terms_match(
 ) -> None:
     kb = await corpus(client, app)
     await refresh(client, kb)
-    found = await search(client, kb, query="apoptosis cell growth", mode="text", top_k=20)
+    found = await search(
+        client, kb, query="apoptosis cell growth", mode="text", top_k=2, candidates=2
+    )
     assert found["text_query"] == "'apoptosi' | ('growth' & 'cell')"
-    assert found["candidates"]["text"] == 12
+    assert found["candidates"]["text"] == 2
 
 
 async def test_websearch_syntax_is_never_rewritten(client: httpx.AsyncClient, app: FastAPI) -> None:
@@ -154,7 +159,8 @@ async def test_search_queues_one_refresh_when_statistics_are_missing_or_stale(
             break
         await asyncio.sleep(0.05)
     stats = await stored(app, kb)
-    assert stats is not None and stats.chunk_count == 12
+    assert stats is not None
+    assert stats.chunk_count == 12
 
     # Fresh statistics: no new job. Then the knowledge base grows by half: stale, one more.
     service._text_statistics.clear()
@@ -186,7 +192,7 @@ def test_lexemes_define_rarest_first_within_the_budget() -> None:
         chunk_count=1000, min_df=2, frequencies={"a": 3, "b": 1, "c": 400, "d": 2}
     )
     # 'x' has no count (held by fewer than min_df chunks): it always defines, costing min_df.
-    defining, common = stats.split(["c", "x", "a", "b", "d"], chunk_count=1000)
+    defining, common = stats.split(["c", "x", "a", "b", "d"], chunk_count=1000, wanted=1)
     assert defining == ["x", "b", "d"]  # 2 + 1 + 2: the budget of 5 is spent
     assert common == {"a": 3, "c": 400}
 
@@ -195,6 +201,32 @@ def test_frequencies_scale_with_the_chunk_count() -> None:
     stats = text_statistics.TermStatistics(
         chunk_count=100, min_df=2, frequencies={"a": 10, "b": 40}
     )
-    defining, common = stats.split(["a", "b"], chunk_count=200)
+    defining, common = stats.split(["a", "b"], chunk_count=200, wanted=1)
     assert defining == ["a"]
     assert common == {"b": 80}
+
+
+def test_lexemes_define_beyond_the_budget_until_enough_chunks_may_match() -> None:
+    stats = text_statistics.TermStatistics(
+        chunk_count=1000, min_df=2, frequencies={"a": 3, "c": 400, "e": 900}
+    )
+    # 'x' (no count) and 'a' may hold as few as 1 + 3 chunks: 'c' defines too, over budget.
+    defining, common = stats.split(["e", "c", "x", "a"], chunk_count=1000, wanted=100)
+    assert defining == ["x", "a", "c"]
+    assert common == {"e": 900}
+
+
+async def test_a_filtered_search_is_not_pruned(client: httpx.AsyncClient, app: FastAPI) -> None:
+    kb = await corpus(client, app)
+    await refresh(client, kb)
+    found = await search(
+        client,
+        kb,
+        query="cell apoptosis",
+        mode="text",
+        top_k=2,
+        candidates=2,
+        filter={"doc_title": {"$contains": "growth"}},
+    )
+    assert found["text_query"] == "'cell' | 'apoptosi'"
+    assert found["hits"][0]["doc_title"].startswith("growth")
