@@ -255,7 +255,7 @@ async def main_async(args: argparse.Namespace) -> str:
             "request's is: app role, row-level security, tenant view), "
             f"{args.queries} searches per row, SciFact claims (about 12 words, 8 lexemes) as query "
             "text, or their first 3 words; default settings "
-            "(top_k 10, candidates 100, ef_search 200, full-text match budget "
+            "(top_k 10, candidates 100, ef_search 100, full-text match budget "
             f"{text_statistics.MATCH_BUDGET:,} chunks). Embedded Postgres 18 + pgvector 0.8 "
             "(shared_buffers as the service sets it) on this machine (2 CPU cores, shared by the "
             f"clients and the server). Load + index build + text statistics: {load_s:.0f} s.",

@@ -102,7 +102,7 @@ class SearchOptions(BaseModel):
         default=None,
         ge=1,
         le=1000,
-        description="HNSW search breadth; default max(40, 2 x candidates), at most 1000.",
+        description="HNSW search breadth; default max(40, candidates), at most 1000.",
     )
     include: list[Include] = Field(
         default_factory=list, description="Extras per hit: context, explain, vectors."
