@@ -3,8 +3,10 @@
 Starts `arbor serve` on a free port with a temporary data dir, creates a knowledge base,
 ingests the corpus (one chunk per document via the chunk bulk API, as BEIR indexes whole
 documents; `--ingest documents` sends each document through the ingestion pipeline instead),
-runs the 300 test queries in each mode and prints the table; `--write` puts it in
-docs/benchmarks.md (only the section between this script's markers).
+refreshes the knowledge base's term statistics (as the service does soon after a load), runs
+the 300 test queries in each mode and prints the table; `--write` puts it in
+docs/benchmarks.md (only the section between this script's markers). `--data-dir DIR` keeps
+the server's data, and a later run with the same folder skips the ingestion.
 
 Metrics follow trec_eval / pytrec_eval: linear gain, log2 discount, ideal DCG from the qrels.
 """
