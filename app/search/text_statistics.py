@@ -20,6 +20,7 @@ always defines candidates, and its frequency is counted exactly on the matched s
 
 from __future__ import annotations
 
+import logging
 import math
 import uuid
 from collections.abc import Mapping, Sequence
@@ -39,6 +40,9 @@ MATCH_BUDGET = 1_000
 COUNTED_FRACTION = 0.001
 STALE_FRACTION = 0.2
 JOB_KIND = "text_stats"
+RETRY_DELAY_S = 30.0
+
+logger = logging.getLogger(__name__)
 
 COUNTED_LEXEMES = text(
     "SELECT lexeme, count(*) FROM chunks, unnest(tsvector_to_array(tsv)) AS lexeme "
@@ -158,16 +162,28 @@ async def schedule_refresh(
 
 @dataclass
 class Refresher:
-    """The `text_stats` job: recount in one transaction, finished in the same one."""
+    """The `text_stats` job: recount in one transaction, finished in the same one; a failure
+    is recorded on the job and retried later, then the job fails (search works without)."""
 
     database: Database
 
     async def handle(self, job: Job) -> None:
-        async with self.database.transaction() as session:
-            await refresh(
-                session, knowledge_base_id=job.knowledge_base_id, project_id=job.project_id
-            )
-            await jobs_repository.finish(session, job.id, status="succeeded")
+        try:
+            async with self.database.transaction() as session:
+                await refresh(
+                    session, knowledge_base_id=job.knowledge_base_id, project_id=job.project_id
+                )
+                await jobs_repository.finish(session, job.id, status="succeeded")
+        except Exception as exc:
+            logger.exception("text statistics of knowledge base %s", job.knowledge_base_id)
+            reason = f"{type(exc).__name__}: {exc}"[:500]
+            async with self.database.transaction() as session:
+                if job.attempts >= job.max_attempts:
+                    await jobs_repository.finish(session, job.id, status="failed", error=reason)
+                else:
+                    await jobs_repository.retry_later(
+                        session, job.id, delay_s=RETRY_DELAY_S * job.attempts, error=reason
+                    )
 
 
 def match_query(defining: Sequence[str], common: Sequence[str]) -> str | None:

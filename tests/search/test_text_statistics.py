@@ -230,3 +230,25 @@ async def test_a_filtered_search_is_not_pruned(client: httpx.AsyncClient, app: F
     )
     assert found["text_query"] == "'cell' | 'apoptosi'"
     assert found["hits"][0]["doc_title"].startswith("growth")
+
+
+async def test_a_failed_refresh_is_recorded_and_retried_later(
+    client: httpx.AsyncClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = await corpus(client, app)
+
+    async def broken(*_: Any, **__: Any) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(text_statistics, "refresh", broken)
+    response = await client.post(f"/v1/knowledge-bases/{kb['id']}/text-statistics/refresh")
+    job_id = response.json()["id"]
+    job: dict[str, Any] = {}
+    for _ in range(200):
+        job = (await client.get(f"/v1/knowledge-bases/{kb['id']}/jobs/{job_id}")).json()
+        if job.get("last_error"):
+            break
+        await asyncio.sleep(0.05)
+    assert job["status"] == "queued"
+    assert job["last_error"] == "RuntimeError: disk full"
+    assert await stored(app, kb) is None
