@@ -511,11 +511,7 @@ def _completed_weighted(plan: Plan, vector: CTE, text_side: CTE, completion: CTE
             func.coalesce(vector.c.id, text_side.c.id).label("id"),
             similarity.label("completed"),
             text_score.label("text_completed"),
-            vector.c.rank.label("vector_rank"),
-            vector.c.similarity.label("vector_similarity"),
-            text_side.c.rank.label("text_rank"),
-            text_side.c.score.label("text_score"),
-            text_side.c.kind.label("text_kind"),
+            *_explain_columns(vector, text_side),
         )
         .select_from(joined)
         .subquery("completed")
@@ -536,29 +532,33 @@ def _completed_weighted(plan: Plan, vector: CTE, text_side: CTE, completion: CTE
     ).cte("fused")
 
 
+def _explain_columns(vector: CTE, text_side: CTE) -> list[ColumnElement[Any]]:
+    """Each side's own rank and score of a fused candidate (what `include=explain` shows)."""
+    return [
+        vector.c.rank.label("vector_rank"),
+        vector.c.similarity.label("vector_similarity"),
+        text_side.c.rank.label("text_rank"),
+        text_side.c.score.label("text_score"),
+        text_side.c.kind.label("text_kind"),
+    ]
+
+
 def _fused(plan: Plan, vector: CTE | None, text_side: CTE | None, completion: CTE | None) -> CTE:
     w = plan.vector_weight
     if vector is not None and text_side is not None:
-        joined = vector.join(text_side, vector.c.id == text_side.c.id, full=True)
-        score: Any
-        if plan.rrf:
-            score = (RRF_K + 1) * (
-                func.coalesce(w / (RRF_K + vector.c.rank), 0.0)
-                + func.coalesce((1 - w) / (RRF_K + text_side.c.rank), 0.0)
-            )
-        else:
+        if not plan.rrf:
             return _completed_weighted(plan, vector, text_side, completion)
+        score = (RRF_K + 1) * (
+            func.coalesce(w / (RRF_K + vector.c.rank), 0.0)
+            + func.coalesce((1 - w) / (RRF_K + text_side.c.rank), 0.0)
+        )
         return (
             select(
                 func.coalesce(vector.c.id, text_side.c.id).label("id"),
                 cast(score, Float).label("score"),
-                vector.c.rank.label("vector_rank"),
-                vector.c.similarity.label("vector_similarity"),
-                text_side.c.rank.label("text_rank"),
-                text_side.c.score.label("text_score"),
-                text_side.c.kind.label("text_kind"),
+                *_explain_columns(vector, text_side),
             )
-            .select_from(joined)
+            .select_from(vector.join(text_side, vector.c.id == text_side.c.id, full=True))
             .cte("fused")
         )
     if vector is not None:
