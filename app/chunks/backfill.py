@@ -91,8 +91,9 @@ class Backfiller:
     async def _retry_or_fail(self, job: Job, reason: str) -> None:
         # Vectors already written stay; a later attempt continues with what is still null.
         async with self.database.transaction() as session:
-            if job.attempts >= job.max_attempts:
-                await jobs_repository.finish(session, job.id, status="failed", error=reason)
-            else:
-                delay = self.settings.job_retry_base_s * 2 ** (job.attempts - 1)
-                await jobs_repository.retry_later(session, job.id, delay_s=delay, error=reason)
+            await jobs_repository.retry_or_fail(
+                session,
+                job,
+                reason=reason,
+                delay_s=self.settings.job_retry_base_s * 2 ** (job.attempts - 1),
+            )

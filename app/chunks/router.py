@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Response, status
+from fastapi import APIRouter, Depends, Query, Request, Response, status
 
 from app.auth.dependencies import VisibleDocumentsDep, require_scope_by_method
-from app.chunks import service
+from app.chunks import deferred_index, service
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.chunks.schemas import (
     ChunkBulkItem,
@@ -65,9 +65,27 @@ async def upsert_chunk(
     responses=problem_responses(404, 409, 422),
 )
 async def bulk_upsert_chunks(
-    data: ChunkBulkUpsert, kb: KnowledgeBaseDep, session: SessionDep, embedders: EmbedderFactoryDep
+    request: Request,
+    data: ChunkBulkUpsert,
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    embedders: EmbedderFactoryDep,
+    defer_index: Annotated[
+        bool,
+        Query(
+            description="Large loads: drop the knowledge base's vector index now and rebuild "
+            "it once, 10 seconds after the last deferring request, instead of updating it "
+            "row by row. Vector search stays correct meanwhile (exact, slower). See "
+            "docs/vector-storage.md."
+        ),
+    ] = False,
 ) -> ChunkBulkResult:
-    return await service.upsert_many(session, kb, data.chunks, embedders(kb))
+    job = await deferred_index.defer(request.app.state.database, kb) if defer_index else None
+    result = await service.upsert_many(session, kb, data.chunks, embedders(kb))
+    if job is not None:
+        # The build waits DEBOUNCE_S from the end of this load, not its start.
+        result.index_job_id = (await deferred_index.schedule_build(session, kb)).id
+    return result
 
 
 @router.get(

@@ -67,6 +67,11 @@ class ChunkBulkResult(BaseModel):
     count: int
     chunk_ids: list[uuid.UUID]
     embedded: int = Field(description="How many of them now have a vector.")
+    index_job_id: uuid.UUID | None = Field(
+        default=None,
+        description="With `defer_index=true`: the job that rebuilds the vector index 10 "
+        "seconds after the last deferring request (GET .../jobs/{id}).",
+    )
 
 
 class ChunkCount(BaseModel):

@@ -33,6 +33,29 @@ def _opclass(dimensions: int) -> str:
     return "vector_cosine_ops" if dimensions <= MAX_VECTOR_INDEX_DIMS else "halfvec_cosine_ops"
 
 
+def create_index_sql(
+    knowledge_base_id: uuid.UUID,
+    *,
+    dimensions: int,
+    m: int,
+    ef_construction: int,
+    concurrently: bool,
+) -> str:
+    """The DDL of a knowledge base's HNSW index (identifiers derive from a UUID, not input)."""
+    return (
+        f"CREATE INDEX {'CONCURRENTLY ' if concurrently else ''}{index_name(knowledge_base_id)} "
+        f"ON public.chunks USING hnsw "
+        f"((embedding::{vector_cast(dimensions)}) {_opclass(dimensions)}) "
+        f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
+        f"WHERE knowledge_base_id = '{knowledge_base_id}'"
+    )
+
+
+def has_index(dimensions: int) -> bool:
+    """Above 4,000 dimensions search is exact: pgvector indexes no wider vectors."""
+    return dimensions <= MAX_HALFVEC_INDEX_DIMS
+
+
 async def create_vector_index(
     session: AsyncSession,
     *,
@@ -41,17 +64,20 @@ async def create_vector_index(
     m: int,
     ef_construction: int,
 ) -> None:
-    """Create the knowledge base's HNSW index (identifiers are derived from a UUID, not input)."""
-    if dimensions > MAX_HALFVEC_INDEX_DIMS:
+    """Create the knowledge base's HNSW index inside the session's transaction."""
+    if not has_index(dimensions):
         return  # exact search only; documented limit
     # DDL needs the table's owner; a request's transaction otherwise runs as the app role.
     async with elevated(session):
         await session.execute(
             text(
-                f"CREATE INDEX {index_name(knowledge_base_id)} ON public.chunks USING hnsw "
-                f"((embedding::{vector_cast(dimensions)}) {_opclass(dimensions)}) "
-                f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
-                f"WHERE knowledge_base_id = '{knowledge_base_id}'"
+                create_index_sql(
+                    knowledge_base_id,
+                    dimensions=dimensions,
+                    m=m,
+                    ef_construction=ef_construction,
+                    concurrently=False,
+                )
             )
         )
 

@@ -15,9 +15,11 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy import delete
 
+from app.chunks import deferred_index
 from app.chunks import repository as chunks_repository
 from app.chunks.backfill import Backfiller
 from app.chunks.batching import Batchers
+from app.chunks.deferred_index import IndexBuilder
 from app.chunks.embedding import DocumentEmbedder, EmbedderFactory, cached_vectors, text_sha256
 from app.chunks.repository import ChunkRow
 from app.config import Settings
@@ -328,11 +330,13 @@ def worker_pool(
     ingestor = Ingestor(database, settings, embedders, batchers)
     backfiller = Backfiller(database, settings, embedders, batchers)
     refresher = text_statistics.Refresher(database)
+    index_builder = IndexBuilder(database)
     handlers = {
         "ingest": ingestor.handle,
         "reindex": ingestor.handle,
         "embed": backfiller.handle,
         text_statistics.JOB_KIND: refresher.handle,
+        deferred_index.JOB_KIND: index_builder.handle,
     }
     pool = WorkerPool(database, settings, handlers, concurrency=concurrency)
     pool.on_stop.append(batchers.close)

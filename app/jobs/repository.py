@@ -95,6 +95,14 @@ async def retry_later(
     )
 
 
+async def retry_or_fail(session: AsyncSession, job: Job, *, reason: str, delay_s: float) -> None:
+    """After a failed attempt: fail the job when it has used its attempts, else run it later."""
+    if job.attempts >= job.max_attempts:
+        await finish(session, job.id, status="failed", error=reason)
+    else:
+        await retry_later(session, job.id, delay_s=delay_s, error=reason)
+
+
 async def cancel_for_document(session: AsyncSession, document_id: uuid.UUID) -> None:
     await session.execute(
         update(Job)

@@ -178,12 +178,9 @@ class Refresher:
             logger.exception("text statistics of knowledge base %s", job.knowledge_base_id)
             reason = f"{type(exc).__name__}: {exc}"[:500]
             async with self.database.transaction() as session:
-                if job.attempts >= job.max_attempts:
-                    await jobs_repository.finish(session, job.id, status="failed", error=reason)
-                else:
-                    await jobs_repository.retry_later(
-                        session, job.id, delay_s=RETRY_DELAY_S * job.attempts, error=reason
-                    )
+                await jobs_repository.retry_or_fail(
+                    session, job, reason=reason, delay_s=RETRY_DELAY_S * job.attempts
+                )
 
 
 def match_query(defining: Sequence[str], common: Sequence[str]) -> str | None:
