@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pgvector import Vector
 from sqlalchemy import ColumnElement, delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -109,16 +110,29 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
     driver = raw.driver_connection
     assert driver is not None
     await driver.execute(
-        "CREATE TEMP TABLE IF NOT EXISTS chunk_stage ("
+        "CREATE TEMP TABLE IF NOT EXISTS chunk_rows_stage ("
         "id uuid, document_id uuid, chunk_index int, text text, text_sha256 text, "
         "node_path text[], depth int, leaf_node_id text, section_titles text[], doc_title text, "
         "page_start int, page_end int, start_offset int, end_offset int, metadata jsonb, "
-        "embedding real[]) ON COMMIT DELETE ROWS"
+        "embedding public.vector) ON COMMIT DELETE ROWS"
     )
-    await driver.execute("TRUNCATE chunk_stage")
-    await driver.copy_records_to_table(
-        "chunk_stage", records=[row.record() for row in rows], columns=list(STAGE_COLUMNS)
+    await driver.execute("TRUNCATE chunk_rows_stage")
+    # Vectors travel as pgvector's binary float32 (numpy packs a vector in one call; asyncpg
+    # would encode a real[] float by float). The codec is this COPY's only: SQLAlchemy's
+    # pgvector type expects the text form on the same pooled connection.
+    await driver.set_type_codec(
+        "vector",
+        schema="public",
+        encoder=lambda value: Vector(value).to_binary(),
+        decoder=Vector.from_binary,
+        format="binary",
     )
+    try:
+        await driver.copy_records_to_table(
+            "chunk_rows_stage", records=[row.record() for row in rows], columns=list(STAGE_COLUMNS)
+        )
+    finally:
+        await driver.reset_type_codec("vector", schema="public")
     result = await session.execute(
         text(
             "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, chunk_index, "
@@ -127,9 +141,9 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
             "ts_config) "
             "SELECT id, :project, :kb, document_id, chunk_index, text, text_sha256, node_path, "
             "depth, leaf_node_id, section_titles, doc_title, page_start, page_end, start_offset, "
-            "end_offset, metadata, embedding::vector, "
+            "end_offset, metadata, embedding, "
             "CASE WHEN embedding IS NULL THEN NULL ELSE now() END, "
-            "CAST(:ts_config AS regconfig) FROM chunk_stage "
+            "CAST(:ts_config AS regconfig) FROM chunk_rows_stage "
             "ON CONFLICT (id) DO UPDATE SET document_id = EXCLUDED.document_id, "
             "chunk_index = EXCLUDED.chunk_index, text = EXCLUDED.text, "
             "text_sha256 = EXCLUDED.text_sha256, node_path = EXCLUDED.node_path, "

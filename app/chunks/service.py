@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 import uuid
 from collections.abc import Sequence
 
+import numpy as np
 from sqlalchemy import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -32,7 +32,7 @@ def check_vector(kb: KnowledgeBase, vector: Sequence[float], *, where: str) -> N
             f"{kb.embedding_dimensions}.",
             extra={"expected_dimensions": kb.embedding_dimensions, "given_dimensions": len(vector)},
         )
-    if not all(math.isfinite(x) for x in vector):
+    if not np.isfinite(np.asarray(vector, dtype=np.float64)).all():
         raise ValidationFailed(f"{where} contains NaN or infinite components.")
 
 
