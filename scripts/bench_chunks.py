@@ -106,6 +106,7 @@ def main() -> None:
     print(f"| median chunks/s per request | {statistics.median(rates):,.0f} |")
     print(f"| overall chunks/s (server time) | {args.chunks / sum(durations):,.0f} |")
     print(f"| median request time | {statistics.median(durations) * 1000:.0f} ms |")
+    print("| request times (s) | " + " ".join(f"{d:.1f}" for d in durations) + " |")
     if args.defer_index:
         total = sum(durations) + build_s
         print(f"| index build after the last request | {build_s:.1f} s |")

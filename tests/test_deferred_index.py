@@ -136,3 +136,25 @@ async def test_without_defer_the_index_is_kept(
     assert response.status_code == 200
     assert response.json()["index_job_id"] is None
     assert await index_state(app, kb) is True
+
+
+async def test_one_drop_or_build_at_a_time(
+    client: httpx.AsyncClient, app: FastAPI, kb: dict[str, Any]
+) -> None:
+    from app.models import KnowledgeBase
+
+    async with app.state.database.transaction() as session:
+        row = await session.get(KnowledgeBase, uuid.UUID(kb["id"]))
+    assert row is not None
+    key = uuid.UUID(kb["id"]).int & 0x7FFF_FFFF_FFFF_FFFF
+    async with app.state.database.engine.connect() as holder:
+        await holder.execute(text("SELECT pg_advisory_lock(:k)"), {"k": key})
+        with pytest.raises(deferred_index.IndexBusy):
+            await deferred_index.build(app.state.database, row)
+        # A deferring load that cannot take the lock keeps the index.
+        response = await client.post(
+            f"{KB}/chunks/bulk?defer_index=true", json={"chunks": chunks(0, 4)}
+        )
+        assert response.status_code == 200
+        assert await index_state(app, kb) is True
+        await holder.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key})

@@ -14,6 +14,7 @@ fails or a crash still gets its index back.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -60,7 +61,9 @@ async def defer(database: Database, kb: KnowledgeBase) -> Job | None:
         )
     if building:
         return job
-    async with _autocommit(database) as connection:
+    async with _autocommit(database) as connection, _index_lock(connection, kb.id) as locked:
+        if not locked:  # a build holds it
+            return job
         await connection.execute(text(f"SET lock_timeout = '{DROP_LOCK_TIMEOUT}'"))
         try:
             await connection.execute(
@@ -71,6 +74,21 @@ async def defer(database: Database, kb: KnowledgeBase) -> Job | None:
         finally:
             await connection.execute(text("RESET lock_timeout"))
     return job
+
+
+@asynccontextmanager
+async def _index_lock(
+    connection: AsyncConnection, knowledge_base_id: uuid.UUID
+) -> AsyncIterator[bool]:
+    """One DDL at a time on a knowledge base's index (a drop or a build), across processes:
+    a session-level advisory lock, tried once, released before the connection goes back."""
+    key = knowledge_base_id.int & 0x7FFF_FFFF_FFFF_FFFF
+    locked = bool(await connection.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": key}))
+    try:
+        yield locked
+    finally:
+        if locked:
+            await connection.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key})
 
 
 async def schedule_build(session: AsyncSession, kb: KnowledgeBase) -> Job:
@@ -100,9 +118,12 @@ async def schedule_build(session: AsyncSession, kb: KnowledgeBase) -> Job:
 
 async def build(database: Database, kb: KnowledgeBase) -> bool:
     """Build the index if it is missing or invalid (an interrupted concurrent build leaves an
-    invalid one behind); False when a valid one was already there."""
+    invalid one behind, and holding the lock we know no other build is running); False when a
+    valid one was already there."""
     name = f"public.{index_name(kb.id)}"
-    async with _autocommit(database) as connection:
+    async with _autocommit(database) as connection, _index_lock(connection, kb.id) as locked:
+        if not locked:
+            raise IndexBusy(f"another drop or build of {name} is running")
         valid = await connection.scalar(INDEX_VALID, {"name": name})
         if valid:
             return False
@@ -124,6 +145,10 @@ async def build(database: Database, kb: KnowledgeBase) -> bool:
         finally:
             await connection.execute(text("RESET maintenance_work_mem"))
     return True
+
+
+class IndexBusy(RuntimeError):
+    """Another process is dropping or building the index: try again later."""
 
 
 @asynccontextmanager
@@ -157,7 +182,10 @@ class IndexBuilder:
                         )
                 await jobs_repository.finish(session, job.id, status="succeeded")
         except Exception as exc:
-            logger.exception("vector index of knowledge base %s", job.knowledge_base_id)
+            if isinstance(exc, IndexBusy):
+                logger.info("vector index of knowledge base %s: %s", job.knowledge_base_id, exc)
+            else:
+                logger.exception("vector index of knowledge base %s", job.knowledge_base_id)
             async with self.database.transaction() as session:
                 await jobs_repository.retry_or_fail(
                     session,
