@@ -36,6 +36,8 @@ JOB_KIND = "vector_index"
 # build that starts while the load goes on has to take every later row in one by one.
 DEBOUNCE_S = 10.0
 RETRY_DELAY_S = 10.0
+# How long a load in progress holds the build back at most (a crashed process releases it then).
+HOLD_S = 600.0
 BUILD_MEMORY = "512MB"
 # DROP INDEX CONCURRENTLY waits for transactions using the table; bounded, it fails instead.
 DROP_LOCK_TIMEOUT = "5s"
@@ -53,7 +55,9 @@ async def defer(database: Database, kb: KnowledgeBase) -> Job | None:
     if not has_index(kb.embedding_dimensions):
         return None
     async with database.transaction(project_id=kb.project_id) as session:
-        job = await schedule_build(session, kb)
+        # Held back while this load runs (it may take longer than the debounce); the load
+        # sets the debounce when it ends, or `release` does when it fails.
+        job = await schedule_build(session, kb, delay_s=HOLD_S)
         building = await session.scalar(
             select(func.count())
             .select_from(Job)
@@ -76,6 +80,12 @@ async def defer(database: Database, kb: KnowledgeBase) -> Job | None:
     return job
 
 
+async def release(database: Database, kb: KnowledgeBase) -> None:
+    """A deferring load failed: let the build run after the usual debounce."""
+    async with database.transaction(project_id=kb.project_id) as session:
+        await schedule_build(session, kb)
+
+
 @asynccontextmanager
 async def _index_lock(
     connection: AsyncConnection, knowledge_base_id: uuid.UUID
@@ -91,10 +101,15 @@ async def _index_lock(
             await connection.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key})
 
 
-async def schedule_build(session: AsyncSession, kb: KnowledgeBase) -> Job:
-    """The queued build of this knowledge base's index, pushed back by DEBOUNCE_S, or a new one."""
+async def schedule_build(
+    session: AsyncSession, kb: KnowledgeBase, *, delay_s: float | None = None
+) -> Job:
+    """The queued build of this knowledge base's index, pushed back to `delay_s` (default
+    DEBOUNCE_S) from now, or a new one."""
     # clock_timestamp(): counted from now, not from the start of a long load's transaction.
-    run_after = func.clock_timestamp() + timedelta(seconds=DEBOUNCE_S)
+    run_after = func.clock_timestamp() + timedelta(
+        seconds=DEBOUNCE_S if delay_s is None else delay_s
+    )
     pending = await session.scalar(
         select(Job)
         .where(Job.knowledge_base_id == kb.id, Job.kind == JOB_KIND, Job.status == "queued")

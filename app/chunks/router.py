@@ -80,8 +80,14 @@ async def bulk_upsert_chunks(
         ),
     ] = False,
 ) -> ChunkBulkResult:
-    job = await deferred_index.defer(request.app.state.database, kb) if defer_index else None
-    result = await service.upsert_many(session, kb, data.chunks, embedders(kb))
+    database = request.app.state.database
+    job = await deferred_index.defer(database, kb) if defer_index else None
+    try:
+        result = await service.upsert_many(session, kb, data.chunks, embedders(kb))
+    except BaseException:
+        if job is not None:
+            await deferred_index.release(database, kb)
+        raise
     if job is not None:
         # The build waits DEBOUNCE_S from the end of this load, not its start.
         result.index_job_id = (await deferred_index.schedule_build(session, kb)).id
