@@ -164,13 +164,16 @@ async def refresh_document_counts(session: AsyncSession, document_ids: Sequence[
     """Recompute chunk_count and embedded_count of the given documents."""
     if not document_ids:
         return
+    # LATERAL: one index probe per document. As a join, the planner came to hash every chunk
+    # of the table once it had grown (10-30 s per bulk request at 50,000 chunks, measured).
     await session.execute(
         text(
             "UPDATE documents d SET chunk_count = c.total, embedded_count = c.embedded, "
-            "updated_at = now() FROM (SELECT doc.id, count(ch.id) AS total, "
-            "count(ch.embedding) AS embedded FROM unnest(CAST(:ids AS uuid[])) AS doc(id) "
-            "LEFT JOIN chunks ch ON ch.document_id = doc.id GROUP BY doc.id) c "
-            "WHERE d.id = c.id"
+            "updated_at = now() FROM unnest(CAST(:ids AS uuid[])) AS doc(id) "
+            "CROSS JOIN LATERAL (SELECT count(*) AS total, "
+            "count(*) FILTER (WHERE ch.embedding IS NOT NULL) AS embedded "
+            "FROM chunks ch WHERE ch.document_id = doc.id) c "
+            "WHERE d.id = doc.id"
         ),
         {"ids": list(set(document_ids))},
     )
