@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import struct
 import uuid
 
 import httpx
@@ -110,6 +112,47 @@ async def test_bulk_with_vectors(client: httpx.AsyncClient, kb: dict[str, object
     assert len(set(result["chunk_ids"])) == 30
     info = (await client.get(KB)).json()
     assert (info["document_count"], info["chunk_count"]) == (3, 30)
+
+
+def base64_vector(values: list[float]) -> str:
+    return base64.b64encode(struct.pack(f"<{len(values)}f", *values)).decode()
+
+
+async def test_vectors_may_come_as_base64_float32(
+    client: httpx.AsyncClient, kb: dict[str, object]
+) -> None:
+    values = [((i * 7) % 11 - 5) / 8 for i in range(384)]  # exact in float32
+    chunk_ids = [str(uuid.uuid4()), str(uuid.uuid4())]
+    chunks = [
+        {"chunk_id": chunk_ids[0], "text": "a", "doc_id": "d", "vector": base64_vector(values)},
+        {"chunk_id": chunk_ids[1], "text": "b", "doc_id": "d", "vector": values},
+    ]
+    response = await client.post(f"{KB}/chunks/bulk", json={"chunks": chunks})
+    assert response.status_code == 200, response.text
+    stored = [
+        (await client.get(f"{KB}/chunks/{chunk_id}", params={"include_vector": True})).json()
+        for chunk_id in chunk_ids
+    ]
+    assert stored[0]["vector"] == stored[1]["vector"] == values
+
+
+@pytest.mark.parametrize(
+    ("vector", "message"),
+    [
+        ("not base64!", "neither a list of numbers nor base64"),
+        (base64.b64encode(b"12345").decode(), "not a whole number of float32"),
+        (base64.b64encode(struct.pack("<3f", 1, 2, 3)).decode(), "has 3 dimensions"),
+        (base64.b64encode(struct.pack("<f", float("nan")) * 384).decode(), "NaN or infinite"),
+    ],
+)
+async def test_bad_base64_vectors_are_refused(
+    client: httpx.AsyncClient, kb: dict[str, object], vector: str, message: str
+) -> None:
+    response = await client.put(
+        f"{KB}/chunks/{uuid.uuid4()}", json={"text": "a", "doc_id": "d", "vector": vector}
+    )
+    assert response.status_code == 422
+    assert message in response.json()["detail"]
 
 
 async def test_duplicate_ids_in_bulk_rejected(

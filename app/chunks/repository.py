@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from pgvector import Vector
 from sqlalchemy import ColumnElement, delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -41,7 +42,8 @@ class ChunkRow:
     start_offset: int | None
     end_offset: int | None
     metadata: dict[str, Any]
-    embedding: list[float] | None
+    # Supplied (float32 array) or computed by the embedder.
+    embedding: Sequence[float] | np.ndarray | None
 
     def record(self) -> tuple[Any, ...]:
         return (

@@ -36,8 +36,12 @@ class ChunkUpsert(ChunkLineage):
         max_length=256,
         description="A document id, or an external id; an unknown one creates a document.",
     )
-    vector: list[float] | None = Field(
-        default=None, description="Supply to skip embedding; length must match the KB."
+    vector: list[float] | str | None = Field(
+        default=None,
+        description="Supply to skip embedding; length must match the KB. Either a list of "
+        "numbers, or the vector's little-endian float32 bytes in base64 (what OpenAI's "
+        '`encoding_format: "base64"` returns): a quarter of the size, and for bulk loads '
+        "parsed some 40 times faster.",
     )
     metadata: dict[str, Any] = Field(default_factory=dict)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import uuid
 from collections.abc import Sequence
 
@@ -24,16 +26,31 @@ from app.kit.pagination import Page, decode_cursor, encode_cursor
 from app.models import Chunk, KnowledgeBase
 
 
-def check_vector(kb: KnowledgeBase, vector: Sequence[float], *, where: str) -> None:
-    """A vector must have the knowledge base's dimension and finite components."""
-    if len(vector) != kb.embedding_dimensions:
+def vector_values(kb: KnowledgeBase, vector: Sequence[float] | str, *, where: str) -> np.ndarray:
+    """The supplied vector as float32: the knowledge base's dimension, finite components."""
+    if isinstance(vector, str):
+        try:
+            raw = base64.b64decode(vector, validate=True)
+        except binascii.Error:
+            raise ValidationFailed(
+                f"{where} is neither a list of numbers nor base64 (float32 little-endian)."
+            ) from None
+        if len(raw) % 4:
+            raise ValidationFailed(
+                f"{where} decodes to {len(raw)} bytes, not a whole number of float32 values."
+            )
+        values = np.frombuffer(raw, dtype="<f4")
+    else:
+        values = np.asarray(vector, dtype=np.float32)
+    if len(values) != kb.embedding_dimensions:
         raise ValidationFailed(
-            f"{where} has {len(vector)} dimensions; knowledge base {kb.name!r} expects "
+            f"{where} has {len(values)} dimensions; knowledge base {kb.name!r} expects "
             f"{kb.embedding_dimensions}.",
-            extra={"expected_dimensions": kb.embedding_dimensions, "given_dimensions": len(vector)},
+            extra={"expected_dimensions": kb.embedding_dimensions, "given_dimensions": len(values)},
         )
-    if not np.isfinite(np.asarray(vector, dtype=np.float64)).all():
+    if not np.isfinite(values).all():
         raise ValidationFailed(f"{where} contains NaN or infinite components.")
+    return values
 
 
 def to_read(chunk: Chunk, *, include_vector: bool = False) -> ChunkRead:
@@ -71,9 +88,11 @@ async def upsert_many(
     ids = [item.chunk_id for item in items if item.chunk_id is not None]
     if len(ids) != len(set(ids)):
         raise ValidationFailed("The same chunk_id appears more than once in the request.")
-    for position, item in enumerate(items):
-        if item.vector is not None:
-            check_vector(kb, item.vector, where=f"chunks[{position}].vector")
+    supplied = {
+        position: vector_values(kb, item.vector, where=f"chunks[{position}].vector")
+        for position, item in enumerate(items)
+        if item.vector is not None
+    }
     titles = {item.doc_id: item.doc_title for item in items if item.doc_title}
     documents = await repository.resolve_documents(
         session, kb, [item.doc_id for item in items], titles
@@ -98,7 +117,7 @@ async def upsert_many(
             start_offset=item.start_offset,
             end_offset=item.end_offset,
             metadata=item.metadata,
-            embedding=item.vector if item.vector is not None else computed[position],
+            embedding=supplied[position] if position in supplied else computed[position],
         )
         for position, item in enumerate(items)
     ]
