@@ -101,5 +101,11 @@ async def read_chunks_through_view(session: AsyncSession) -> None:
     leakproof); the view applies the same project condition as an ordinary WHERE clause.
     Only for scoped (app role) transactions: the owner reads the table itself.
     """
-    if scope_of(session) is not None:
-        await session.execute(_SEARCH_PATH, {"path": f"{SEARCH_SCHEMA}, public"})
+    path = search_path_for(session)
+    if path is not None:
+        await session.execute(_SEARCH_PATH, {"path": path})
+
+
+def search_path_for(session: AsyncSession) -> str | None:
+    """The search_path that reads chunks through the search view (see above); None unscoped."""
+    return f"{SEARCH_SCHEMA}, public" if scope_of(session) is not None else None

@@ -41,7 +41,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import UserDefinedType
 
 from app.chunks.vector_index import vector_cast
-from app.db.tenancy import read_chunks_through_view
+from app.db.tenancy import search_path_for
 from app.kit.filters import Field, FieldKind, FieldMap
 from app.models import Chunk, Document
 
@@ -191,37 +191,47 @@ async def prepare(
     rows and sort them exactly instead of reading the HNSW index in order; a disabled sort
     is still used where nothing else gives the order (the fused ranking, the text side).
     """
-    settings = (
-        "SELECT set_config('hnsw.ef_search', :ef, true), "
-        "set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-        "set_config('plan_cache_mode', 'force_custom_plan', true), "
-        "set_config('work_mem', '64MB', true), "
-        "set_config('enable_sort', 'off', true), "
-        "set_config('pg_trgm.word_similarity_threshold', :trgm, true)"
-    )
-    await session.execute(text(settings), {"ef": str(ef_search), "trgm": str(TRIGRAM_THRESHOLD)})
-    await read_chunks_through_view(session)  # keeps the GIN indexes usable under RLS
-    if query is None or not query.strip():
+    settings = [
+        "set_config('hnsw.ef_search', :ef, true)",
+        "set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+        "set_config('plan_cache_mode', 'force_custom_plan', true)",
+        "set_config('work_mem', '64MB', true)",
+        "set_config('enable_sort', 'off', true)",
+        "set_config('pg_trgm.word_similarity_threshold', :trgm, true)",
+    ]
+    params: dict[str, Any] = {"ef": str(ef_search), "trgm": str(TRIGRAM_THRESHOLD)}
+    path = search_path_for(session)
+    if path is not None:  # keeps the GIN indexes usable under RLS
+        settings.append("set_config('search_path', :path, true)")
+        params["path"] = path
+    has_query = query is not None and bool(query.strip())
+    wanted = list(dict.fromkeys(languages)) if has_query else []
+    # Per language: the query's lexemes (stemmed, stop words dropped, exactly as chunks are
+    # indexed), most repeated first, and its websearch tsquery. One statement with the
+    # settings: a search costs as few round trips as it can.
+    for i, language in enumerate(wanted):
+        params[f"lang_{i}"] = language
+        settings.append(
+            "(SELECT array_agg(lexeme ORDER BY cardinality(positions) DESC, positions[1]) "
+            f"FROM unnest(to_tsvector(CAST(:lang_{i} AS regconfig), :query))) AS lexemes_{i}"
+        )
+        settings.append(
+            f"CASE WHEN :websearch THEN nullif(websearch_to_tsquery(CAST(:lang_{i} AS "
+            f"regconfig), :query)::text, '') END AS websearch_{i}"
+        )
+    if wanted:
+        params |= {"query": query, "websearch": websearch}
+    row = (await session.execute(text("SELECT " + ", ".join(settings)), params)).mappings().one()
+    if not wanted:
         return {language: TextQuery(None, [], websearch=websearch) for language in languages}
     found: dict[str, TextQuery] = {}
-    for language in dict.fromkeys(languages):
-        # The query's lexemes (stemmed, stop words dropped, exactly as chunks are indexed),
-        # most repeated first.
-        row = (
-            await session.execute(
-                text(
-                    "SELECT (SELECT array_agg(lexeme ORDER BY cardinality(positions) DESC, "
-                    "positions[1]) FROM unnest(to_tsvector(CAST(:lang AS regconfig), :query))), "
-                    "CASE WHEN :websearch THEN nullif(websearch_to_tsquery("
-                    "CAST(:lang AS regconfig), :query)::text, '') END"
-                ),
-                {"lang": language, "query": query, "websearch": websearch},
-            )
-        ).one()
-        lexemes: list[str] = list(row[0] or [])
+    for i, language in enumerate(wanted):
+        lexemes: list[str] = list(row[f"lexemes_{i}"] or [])
         # `any`: OR the lexemes. websearch_to_tsquery ANDs every term, which kills recall for
         # natural-language questions (measured on SciFact: docs/search.md).
-        tsquery = row[1] if websearch else (" | ".join(map(quote_lexeme, lexemes)) or None)
+        tsquery = (
+            row[f"websearch_{i}"] if websearch else (" | ".join(map(quote_lexeme, lexemes)) or None)
+        )
         found[language] = TextQuery(tsquery, lexemes[:MAX_SCORED_TERMS], lexemes, websearch)
     return found
 
