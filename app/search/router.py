@@ -12,9 +12,14 @@ from app.db.dependencies import SessionDep
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 from app.projects.dependencies import ProjectDep
-from app.search import service
+from app.search import service, text_statistics
 from app.search.dependencies import RerankerDep
-from app.search.schemas import MultiSearchRequest, SearchRequest, SearchResponse
+from app.search.schemas import (
+    MultiSearchRequest,
+    SearchRequest,
+    SearchResponse,
+    TextStatisticsRead,
+)
 
 router = APIRouter(
     tags=["search"],
@@ -70,3 +75,13 @@ async def search_knowledge_bases(
     )
     note_hits(request, len(found.hits))
     return found
+
+
+@router.get(
+    "/v1/knowledge-bases/{kb}/text-statistics",
+    operation_id="search-text_statistics",
+    summary="What full-text pruning knows of a knowledge base: budget, counts, common terms",
+    responses=problem_responses(404),
+)
+async def get_text_statistics(kb: KnowledgeBaseDep, session: SessionDep) -> TextStatisticsRead:
+    return await text_statistics.describe(session, kb)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import uuid
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -235,3 +236,28 @@ class SearchResponse(BaseModel):
     candidates: CandidateCounts
     reranked: bool = False
     hits: list[SearchHit]
+
+
+class CommonLexeme(BaseModel):
+    lexeme: str
+    chunks: int = Field(description="Chunks holding it when the statistics were counted.")
+
+
+class TextStatisticsRead(BaseModel):
+    """What full-text pruning knows of a knowledge base (docs/search.md, "Cost")."""
+
+    match_budget: int = Field(
+        description="Query lexemes define candidates, rarest first, while their summed "
+        "document frequencies stay within this many chunks; the rest only score."
+    )
+    chunk_count: int = Field(description="Chunks now.")
+    pruning: bool = Field(
+        description="Whether unfiltered searches prune now: statistics exist and the knowledge "
+        "base holds more chunks than the budget."
+    )
+    stale: bool = Field(description="A refresh is due (search queues it).")
+    counted_chunks: int | None = Field(description="Chunks when the statistics were counted.")
+    min_df: int | None = Field(description="Lexemes held by fewer chunks are not counted.")
+    lexemes: int = Field(description="Lexemes counted.")
+    refreshed_at: datetime | None
+    most_common: list[CommonLexeme] = Field(description="The 20 most common lexemes.")

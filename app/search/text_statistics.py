@@ -32,8 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.engine import Database
 from app.jobs import repository as jobs_repository
-from app.models import Job, TextStatistics
+from app.models import Job, KnowledgeBase, TextStatistics
 from app.search.repository import quote_lexeme
+from app.search.schemas import CommonLexeme, TextStatisticsRead
 
 MATCH_BUDGET = 1_000
 # Lexemes counted: those in at least this fraction of the chunks (rarer ones always define).
@@ -106,6 +107,25 @@ async def load(
         ).where(TextStatistics.knowledge_base_id.in_(list(knowledge_base_ids)))
     )
     return {kb_id: TermStatistics(count, min_df, found) for kb_id, count, min_df, found in rows}
+
+
+async def describe(session: AsyncSession, kb: KnowledgeBase) -> TextStatisticsRead:
+    """The knowledge base's statistics as the API shows them."""
+    chunk_count = int(await session.scalar(CHUNK_COUNT, {"kb": kb.id}) or 0)
+    row = await session.get(TextStatistics, kb.id)
+    stats = None if row is None else TermStatistics(row.chunk_count, row.min_df, row.frequencies)
+    common = sorted((row.frequencies if row else {}).items(), key=lambda item: (-item[1], item[0]))
+    return TextStatisticsRead(
+        match_budget=MATCH_BUDGET,
+        chunk_count=chunk_count,
+        pruning=stats is not None and chunk_count > MATCH_BUDGET,
+        stale=is_stale(stats, chunk_count),
+        counted_chunks=None if row is None else row.chunk_count,
+        min_df=None if row is None else row.min_df,
+        lexemes=len(common),
+        refreshed_at=None if row is None else row.refreshed_at,
+        most_common=[CommonLexeme(lexeme=lexeme, chunks=df) for lexeme, df in common[:20]],
+    )
 
 
 async def refresh(

@@ -157,6 +157,7 @@ TABLE: dict[tuple[str, str], Case] = {
     ),
     ("POST", KB + "/chunks/embed"): Case(W, 202),
     ("POST", KB + "/text-statistics/refresh"): Case(W, 202),
+    ("GET", KB + "/text-statistics"): Case(R, 200),
     ("GET", KB + "/jobs/{job_id}"): Case(R, 200),
     ("POST", KB + "/search"): Case(R, 200, body=_search),
     ("POST", "/v1/search"): Case(R, 200, body=_multi),

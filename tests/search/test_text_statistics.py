@@ -252,3 +252,26 @@ async def test_a_failed_refresh_is_recorded_and_retried_later(
     assert job["status"] == "queued"
     assert job["last_error"] == "RuntimeError: disk full"
     assert await stored(app, kb) is None
+
+
+async def test_the_statistics_are_shown(client: httpx.AsyncClient, app: FastAPI) -> None:
+    kb = await corpus(client, app)
+    before = (await client.get(f"/v1/knowledge-bases/{kb['id']}/text-statistics")).json()
+    assert before["match_budget"] == 5
+    assert before["chunk_count"] == 12
+    assert before["pruning"] is False
+    assert before["stale"] is True
+    assert before["lexemes"] == 0
+    assert before["counted_chunks"] is None
+
+    await refresh(client, kb)
+    after = (await client.get(f"/v1/knowledge-bases/{kb['id']}/text-statistics")).json()
+    assert after["pruning"] is True
+    assert after["stale"] is False
+    assert after["counted_chunks"] == 12
+    assert after["min_df"] == 2
+    assert after["lexemes"] == 5
+    assert after["most_common"][:2] == [
+        {"lexeme": "cell", "chunks": 12},
+        {"lexeme": "growth", "chunks": 11},
+    ]
