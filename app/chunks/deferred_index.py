@@ -23,10 +23,12 @@ from datetime import timedelta
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.sql.elements import TextClause
 
 from app.chunks.vector_index import create_index_sql, has_index, index_name
 from app.db.engine import Database
 from app.jobs import repository as jobs_repository
+from app.jobs.worker import record_failure
 from app.models import Job, KnowledgeBase
 
 logger = logging.getLogger(__name__)
@@ -70,9 +72,7 @@ async def defer(database: Database, kb: KnowledgeBase) -> Job | None:
             return job
         await connection.execute(text(f"SET lock_timeout = '{DROP_LOCK_TIMEOUT}'"))
         try:
-            await connection.execute(
-                text(f"DROP INDEX CONCURRENTLY IF EXISTS public.{index_name(kb.id)}")
-            )
+            await connection.execute(_drop_concurrently(kb.id))
         except DBAPIError as exc:
             logger.warning("vector index of %s kept for this load: %s", kb.id, exc.orig)
         finally:
@@ -143,7 +143,7 @@ async def build(database: Database, kb: KnowledgeBase) -> bool:
         if valid:
             return False
         if valid is not None:
-            await connection.execute(text(f"DROP INDEX CONCURRENTLY IF EXISTS {name}"))
+            await connection.execute(_drop_concurrently(kb.id))
         await connection.execute(text(f"SET maintenance_work_mem = '{BUILD_MEMORY}'"))
         try:
             await connection.execute(
@@ -160,6 +160,10 @@ async def build(database: Database, kb: KnowledgeBase) -> bool:
         finally:
             await connection.execute(text("RESET maintenance_work_mem"))
     return True
+
+
+def _drop_concurrently(knowledge_base_id: uuid.UUID) -> TextClause:
+    return text(f"DROP INDEX CONCURRENTLY IF EXISTS public.{index_name(knowledge_base_id)}")
 
 
 class IndexBusy(RuntimeError):
@@ -186,25 +190,16 @@ class IndexBuilder:
             if kb is not None:
                 await build(self.database, kb)
             async with self.database.transaction() as session:
-                if await session.get(KnowledgeBase, job.knowledge_base_id) is None:
-                    # Deleted while the index was built: the index would outlive it.
-                    async with _autocommit(self.database) as connection:
-                        await connection.execute(
-                            text(
-                                "DROP INDEX CONCURRENTLY IF EXISTS "
-                                f"public.{index_name(job.knowledge_base_id)}"
-                            )
-                        )
+                gone = await session.get(KnowledgeBase, job.knowledge_base_id) is None
+            if gone:
+                # Deleted while the index was built: the index would outlive it.
+                async with _autocommit(self.database) as connection:
+                    await connection.execute(_drop_concurrently(job.knowledge_base_id))
+            async with self.database.transaction() as session:
                 await jobs_repository.finish(session, job.id, status="succeeded")
         except Exception as exc:
             if isinstance(exc, IndexBusy):
                 logger.info("vector index of knowledge base %s: %s", job.knowledge_base_id, exc)
             else:
                 logger.exception("vector index of knowledge base %s", job.knowledge_base_id)
-            async with self.database.transaction() as session:
-                await jobs_repository.retry_or_fail(
-                    session,
-                    job,
-                    reason=f"{type(exc).__name__}: {exc}"[:500],
-                    delay_s=RETRY_DELAY_S * job.attempts,
-                )
+            await record_failure(self.database, job, exc, delay_s=RETRY_DELAY_S * job.attempts)

@@ -21,6 +21,15 @@ logger = logging.getLogger(__name__)
 JobHandler = Callable[[Job], Awaitable[None]]
 
 
+async def record_failure(database: Database, job: Job, exc: Exception, *, delay_s: float) -> None:
+    """A failed attempt: its error kept on the job, which runs again after `delay_s`, or fails
+    when it has used its attempts. The caller has logged the exception."""
+    async with database.transaction() as session:
+        await repository.retry_or_fail(
+            session, job, reason=f"{type(exc).__name__}: {exc}"[:500], delay_s=delay_s
+        )
+
+
 class WorkerPool:
     """Runs `concurrency` claim loops in this process until stopped."""
 

@@ -32,8 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.engine import Database
 from app.jobs import repository as jobs_repository
+from app.jobs.worker import record_failure
 from app.models import Job, KnowledgeBase, TextStatistics
-from app.search.repository import quote_lexeme
+from app.search.repository import chunk_counts, quote_lexeme
 from app.search.schemas import CommonLexeme, TextStatisticsRead
 
 MATCH_BUDGET = 1_000
@@ -49,7 +50,6 @@ COUNTED_LEXEMES = text(
     "SELECT lexeme, count(*) FROM chunks, unnest(tsvector_to_array(tsv)) AS lexeme "
     "WHERE knowledge_base_id = :kb GROUP BY lexeme HAVING count(*) >= :min_df"
 )
-CHUNK_COUNT = text("SELECT count(*) FROM chunks WHERE knowledge_base_id = :kb")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +111,7 @@ async def load(
 
 async def describe(session: AsyncSession, kb: KnowledgeBase) -> TextStatisticsRead:
     """The knowledge base's statistics as the API shows them."""
-    chunk_count = int(await session.scalar(CHUNK_COUNT, {"kb": kb.id}) or 0)
+    chunk_count = (await chunk_counts(session, [kb.id]))[kb.id]
     row = await session.get(TextStatistics, kb.id)
     stats = None if row is None else TermStatistics(row.chunk_count, row.min_df, row.frequencies)
     common = sorted((row.frequencies if row else {}).items(), key=lambda item: (-item[1], item[0]))
@@ -132,7 +132,7 @@ async def refresh(
     session: AsyncSession, *, knowledge_base_id: uuid.UUID, project_id: uuid.UUID
 ) -> TermStatistics | None:
     """Recount the knowledge base's lexemes (None: too small to need them)."""
-    chunk_count = int(await session.scalar(CHUNK_COUNT, {"kb": knowledge_base_id}) or 0)
+    chunk_count = (await chunk_counts(session, [knowledge_base_id]))[knowledge_base_id]
     if chunk_count <= MATCH_BUDGET:
         await session.execute(
             delete(TextStatistics).where(TextStatistics.knowledge_base_id == knowledge_base_id)
@@ -196,11 +196,7 @@ class Refresher:
                 await jobs_repository.finish(session, job.id, status="succeeded")
         except Exception as exc:
             logger.exception("text statistics of knowledge base %s", job.knowledge_base_id)
-            reason = f"{type(exc).__name__}: {exc}"[:500]
-            async with self.database.transaction() as session:
-                await jobs_repository.retry_or_fail(
-                    session, job, reason=reason, delay_s=RETRY_DELAY_S * job.attempts
-                )
+            await record_failure(self.database, job, exc, delay_s=RETRY_DELAY_S * job.attempts)
 
 
 def match_query(defining: Sequence[str], common: Sequence[str]) -> str | None:
