@@ -225,6 +225,27 @@ async def test_no_embedder_stores_null_vectors(client: httpx.AsyncClient) -> Non
     assert [item["text"] for item in done["items"]] == ["with"]
 
 
+async def test_bulk_without_ids_adds_to_the_documents_counts(client: httpx.AsyncClient) -> None:
+    """Generated ids take the insert path, which adds to the counts instead of recounting."""
+    await client.post(
+        "/v1/knowledge-bases", json={"name": "plain", "embedding": {"provider": "none"}}
+    )
+    base = "/v1/knowledge-bases/plain"
+    put = await client.put(f"{base}/chunks/{uuid.uuid4()}", json={"text": "first", "doc_id": "d"})
+    assert put.status_code == 201
+    for _ in range(2):
+        chunks = [
+            {"text": "a", "doc_id": "d", "vector": unit(384, 1)},
+            {"text": "b", "doc_id": "d"},
+            {"text": "c", "doc_id": "e", "vector": unit(384, 2)},
+        ]
+        response = await client.post(f"{base}/chunks/bulk", json={"chunks": chunks})
+        assert response.status_code == 200, response.text
+    documents = (await client.get(f"{base}/documents")).json()["items"]
+    counts = {doc["external_id"]: (doc["chunk_count"], doc["embedded_count"]) for doc in documents}
+    assert counts == {"d": (5, 2), "e": (2, 2)}
+
+
 async def test_list_by_document_and_paginate(
     client: httpx.AsyncClient, kb: dict[str, object]
 ) -> None:

@@ -121,11 +121,16 @@ async def upsert_many(
         )
         for position, item in enumerate(items)
     ]
-    written = await repository.upsert_rows(session, kb, rows)
-    if written != len(rows):
-        # Rolled back by the request scope: nothing of this request is kept.
-        raise Conflict("A chunk_id in the request belongs to another knowledge base.")
-    await repository.refresh_document_counts(session, [row.document_id for row in rows])
+    if ids:
+        written = await repository.upsert_rows(session, kb, rows)
+        if written != len(rows):
+            # Rolled back by the request scope: nothing of this request is kept.
+            raise Conflict("A chunk_id in the request belongs to another knowledge base.")
+        await repository.refresh_document_counts(session, [row.document_id for row in rows])
+    else:
+        # Ids generated here cannot exist yet: no staging table, no upsert, no recount.
+        await repository.insert_rows(session, kb, rows)
+        await repository.add_document_counts(session, rows)
     return ChunkBulkResult(
         count=len(rows),
         chunk_ids=[row.id for row in rows],

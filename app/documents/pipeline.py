@@ -257,7 +257,8 @@ class Ingestor:
                 for draft, vector in zip(drafts, vectors, strict=True)
             ]
             if rows:
-                await chunks_repository.upsert_rows(session, kb, rows)
+                # The document's chunks were deleted above and its chunk ids are its own.
+                await chunks_repository.insert_rows(session, kb, rows)
             replaces = job.payload.get("replaces")
             if replaces:
                 await session.execute(
