@@ -1,7 +1,9 @@
 """Bulk chunk upsert with supplied 384-d vectors, through the HTTP API of a real server.
 
 Usage: scripts/bench-chunks [--chunks 100000] [--batch 5000] [--defer-index] [--base64]
-Prints chunks/s per request (median) and overall, JSON encoding on the client excluded. With
+                            [--clients 1]
+Prints chunks/s per request (median) and overall (from the first request sent to the last one
+answered, `--clients` requests in flight), JSON encoding on the client excluded. With
 `--defer-index` the requests ask the service to rebuild the vector index once after the load,
 and the overall figure includes waiting for that build.
 """
@@ -18,15 +20,65 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import numpy as np
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts.bench_ingest import free_port  # noqa: E402
+
+
+def encode_batch(rng: np.random.Generator, start: int, size: int, *, base64_vectors: bool) -> bytes:
+    """One request body, encoded before the clock starts (the client's cost is not ours)."""
+    vectors = rng.standard_normal((size, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return json.dumps(
+        {
+            "chunks": [
+                {
+                    "doc_id": f"doc-{(start + i) // 10}",
+                    "chunk_index": (start + i) % 10,
+                    "text": f"Synthetic chunk {start + i} about topic {i % 97}.",
+                    "vector": (
+                        base64.b64encode(vectors[i].astype("<f4").tobytes()).decode()
+                        if base64_vectors
+                        else vectors[i].tolist()
+                    ),
+                }
+                for i in range(size)
+            ]
+        }
+    ).encode()
+
+
+def cpu_seconds(server_pid: int) -> dict[str, float]:
+    """CPU time used so far by the service's process and by Postgres (every postgres process
+    on the machine: the embedded server is not the service's child)."""
+    service = psutil.Process(server_pid).cpu_times()
+    postgres = 0.0
+    for process in psutil.process_iter(["name", "cpu_times"]):
+        if process.info["name"] == "postgres" and process.info["cpu_times"] is not None:
+            postgres += process.info["cpu_times"].user + process.info["cpu_times"].system
+    return {"service": service.user + service.system, "postgres": postgres}
+
+
+def batches(total: int, size: int) -> list[tuple[int, int]]:
+    return [(start, min(size, total - start)) for start in range(0, total, size)]
+
+
+def post(client: httpx.Client, url: str, body: bytes) -> tuple[float, str | None]:
+    """Seconds the request took, and the index job it reports."""
+    started = time.perf_counter()
+    response = client.post(url, content=body, headers={"content-type": "application/json"})
+    duration = time.perf_counter() - started
+    response.raise_for_status()
+    job_id: str | None = response.json().get("index_job_id")
+    return duration, job_id
 
 
 def main() -> None:
@@ -36,6 +88,9 @@ def main() -> None:
     parser.add_argument("--defer-index", action="store_true")
     parser.add_argument(
         "--base64", action="store_true", help="send vectors as base64 float32, not JSON numbers"
+    )
+    parser.add_argument(
+        "--clients", type=int, default=1, help="requests in flight at once (a parallel loader)"
     )
     args = parser.parse_args()
 
@@ -50,6 +105,8 @@ def main() -> None:
     )
     server = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env)
     durations: list[float] = []
+    load_s = 0.0
+    cpu_used: dict[str, float] = {}
     try:
         for _ in range(600):
             try:
@@ -62,35 +119,24 @@ def main() -> None:
         url = f"{base}/v1/knowledge-bases/bulk/chunks/bulk"
         if args.defer_index:
             url += "?defer_index=true"
-        job_id = None
+        bodies = [
+            encode_batch(
+                rng, start, min(args.batch, args.chunks - start), base64_vectors=args.base64
+            )
+            for start in range(0, args.chunks, args.batch)
+        ]
+        results: list[tuple[float, str | None]] = []
         with httpx.Client(timeout=300) as client:
-            for start in range(0, args.chunks, args.batch):
-                vectors = rng.standard_normal((args.batch, 384)).astype(np.float32)
-                vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-                body = json.dumps(
-                    {
-                        "chunks": [
-                            {
-                                "doc_id": f"doc-{(start + i) // 10}",
-                                "chunk_index": (start + i) % 10,
-                                "text": f"Synthetic chunk {start + i} about topic {i % 97}.",
-                                "vector": (
-                                    base64.b64encode(vectors[i].astype("<f4").tobytes()).decode()
-                                    if args.base64
-                                    else vectors[i].tolist()
-                                ),
-                            }
-                            for i in range(args.batch)
-                        ]
-                    }
-                ).encode()
-                started = time.perf_counter()
-                response = client.post(
-                    url, content=body, headers={"content-type": "application/json"}
-                )
-                durations.append(time.perf_counter() - started)
-                response.raise_for_status()
-                job_id = response.json().get("index_job_id")
+            cpu_before = cpu_seconds(server.pid)
+            load_started = time.perf_counter()
+            with ThreadPoolExecutor(max_workers=args.clients) as pool:
+                results = list(pool.map(lambda body: post(client, url, body), bodies))
+            load_s = time.perf_counter() - load_started
+            cpu_used = {
+                name: cpu_seconds(server.pid)[name] - cpu_before[name] for name in cpu_before
+            }
+            durations = [duration for duration, _ in results]
+            job_id = results[-1][1]
             build_s = 0.0
             if job_id is not None:
                 started = time.perf_counter()
@@ -111,16 +157,22 @@ def main() -> None:
     encoding = "base64 float32" if args.base64 else "JSON numbers"
     print(
         f"chunks: {args.chunks} in requests of {args.batch} (384-d vectors supplied as "
-        f"{encoding}; {mode})"
+        f"{encoding}; {mode}; {args.clients} client(s))"
     )
     print("| measure | value |")
     print("| --- | --- |")
     print(f"| median chunks/s per request | {statistics.median(rates):,.0f} |")
-    print(f"| overall chunks/s (server time) | {args.chunks / sum(durations):,.0f} |")
+    print(
+        f"| overall chunks/s (first request sent to last answered) | {args.chunks / load_s:,.0f} |"
+    )
+    for name, seconds in cpu_used.items():
+        print(
+            f"| {name} CPU during the load | {seconds:.1f} s ({seconds / load_s:.0%} of a core) |"
+        )
     print(f"| median request time | {statistics.median(durations) * 1000:.0f} ms |")
     print("| request times (s) | " + " ".join(f"{d:.1f}" for d in durations) + " |")
     if args.defer_index:
-        total = sum(durations) + build_s
+        total = load_s + build_s
         print(f"| index build after the last request | {build_s:.1f} s |")
         print(f"| overall chunks/s, build included | {args.chunks / total:,.0f} |")
 

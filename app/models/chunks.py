@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from pgvector.sqlalchemy import VECTOR
-from sqlalchemy import Computed, DateTime, ForeignKey, Index, String, Text
+from sqlalchemy import Computed, DateTime, ForeignKeyConstraint, Index, String, Text
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, REGCONFIG, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -17,6 +17,14 @@ from app.models.base import Base, Timestamps
 class Chunk(Timestamps, Base):
     __tablename__ = "chunks"
     __table_args__ = (
+        # One key to the document, its knowledge base and project (migration 0006): a chunk
+        # cannot name another knowledge base's document, and a load checks one key per row.
+        ForeignKeyConstraint(
+            ["document_id", "knowledge_base_id", "project_id"],
+            ["documents.id", "documents.knowledge_base_id", "documents.project_id"],
+            name="fk_chunks_document",
+            ondelete="CASCADE",
+        ),
         Index("ix_chunks_document", "document_id", "chunk_index"),
         Index("ix_chunks_tsv", "tsv", postgresql_using="gin"),
         Index(
@@ -28,13 +36,9 @@ class Chunk(Timestamps, Base):
     )
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    project_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("projects.id", ondelete="CASCADE"), index=True
-    )
-    knowledge_base_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("knowledge_bases.id", ondelete="CASCADE"), index=True
-    )
-    document_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
+    project_id: Mapped[uuid.UUID] = mapped_column(index=True)
+    knowledge_base_id: Mapped[uuid.UUID] = mapped_column(index=True)
+    document_id: Mapped[uuid.UUID]
     chunk_index: Mapped[int] = mapped_column(default=0)
     text: Mapped[str] = mapped_column(Text)
     text_sha256: Mapped[str] = mapped_column(String(64))
