@@ -25,12 +25,11 @@ from pathlib import Path
 
 import httpx
 import numpy as np
-import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scripts.bench_ingest import free_port  # noqa: E402
+from scripts.bench_ingest import cpu_seconds, free_port  # noqa: E402
 
 
 def encode_batch(rng: np.random.Generator, start: int, size: int, *, base64_vectors: bool) -> bytes:
@@ -54,17 +53,6 @@ def encode_batch(rng: np.random.Generator, start: int, size: int, *, base64_vect
             ]
         }
     ).encode()
-
-
-def cpu_seconds(server_pid: int) -> dict[str, float]:
-    """CPU time used so far by the service's process and by Postgres (every postgres process
-    on the machine: the embedded server is not the service's child)."""
-    service = psutil.Process(server_pid).cpu_times()
-    postgres = 0.0
-    for process in psutil.process_iter(["name", "cpu_times"]):
-        if process.info["name"] == "postgres" and process.info["cpu_times"] is not None:
-            postgres += process.info["cpu_times"].user + process.info["cpu_times"].system
-    return {"service": service.user + service.system, "postgres": postgres}
 
 
 def batches(total: int, size: int) -> list[tuple[int, int]]:

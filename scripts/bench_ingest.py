@@ -41,6 +41,17 @@ def load_corpus(limit: int | None) -> list[dict[str, str]]:
     return docs[:limit] if limit else docs
 
 
+def cpu_seconds(server_pid: int) -> dict[str, float]:
+    """CPU time used so far by the service's process and by Postgres (every postgres process
+    on the machine: the embedded server is not the service's child)."""
+    service = psutil.Process(server_pid).cpu_times()
+    postgres = 0.0
+    for process in psutil.process_iter(["name", "cpu_times"]):
+        if process.info["name"] == "postgres" and process.info["cpu_times"] is not None:
+            postgres += process.info["cpu_times"].user + process.info["cpu_times"].system
+    return {"service": service.user + service.system, "postgres": postgres}
+
+
 class RssSampler(threading.Thread):
     """Peak resident memory of a process and its children (the server and its Postgres)."""
 
@@ -143,11 +154,13 @@ def main() -> None:
         created.raise_for_status()
         sampler = RssSampler(server.pid)
         sampler.start()
+        cpu_before = cpu_seconds(server.pid)
         started = time.perf_counter()
         asyncio.run(upload_all(base, docs, args.concurrency))
         uploaded = time.perf_counter() - started
         outcome = wait_all_done(base, len(docs), timeout_s=3600)
         elapsed = time.perf_counter() - started
+        cpu_after = cpu_seconds(server.pid)
         sampler.stop.set()
         texts = chunk_texts(base)
     finally:
@@ -169,6 +182,12 @@ def main() -> None:
     print(f"| chunks/s through the API | {ingest_rate:.1f} |")
     print(f"| raw embedder chunks/s, same chunks, batch {batch} | {raw:.1f} |")
     print(f"| ratio ingest / raw | {ingest_rate / raw:.2f} |")
+    for name in cpu_before:
+        used = cpu_after[name] - cpu_before[name]
+        print(
+            f"| {name} CPU | {used:.1f} s ({used / elapsed:.0%} of a core, "
+            f"{used / len(docs) * 1000:.0f} ms per document) |"
+        )
     print(f"| peak RSS of the server process | {sampler.peak_app / 2**20:.0f} MiB |")
 
 
