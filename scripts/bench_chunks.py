@@ -29,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scripts.bench_ingest import cpu_seconds, free_port  # noqa: E402
+from scripts.bench_ingest import cpu_seconds, free_port, wait_until_ready  # noqa: E402
 
 
 def encode_batch(rng: np.random.Generator, start: int, size: int, *, base64_vectors: bool) -> bytes:
@@ -96,13 +96,7 @@ def main() -> None:
     load_s = 0.0
     cpu_used: dict[str, float] = {}
     try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.2)
+        wait_until_ready(base, server)
         httpx.post(f"{base}/v1/knowledge-bases", json={"name": "bulk"}).raise_for_status()
         url = f"{base}/v1/knowledge-bases/bulk/chunks/bulk"
         if args.defer_index:

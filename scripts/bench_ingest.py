@@ -35,6 +35,22 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def wait_until_ready(base: str, server: subprocess.Popen[bytes], timeout_s: float = 180) -> None:
+    """Until the service at `base` answers /readyz; fails if it exits or takes too long."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited with status {server.returncode}")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit("the server did not become ready")
+        time.sleep(0.2)
+
+
 def load_corpus(limit: int | None) -> list[dict[str, str]]:
     with gzip.open(CORPUS, "rt") as lines:
         docs = [json.loads(line) for line in lines]
@@ -143,13 +159,7 @@ def main() -> None:
     env.update(ARBOR_DATA_DIR=str(data_dir), PORT=str(port), ARBOR_LOG_LEVEL="warning")
     server = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env)
     try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.2)
+        wait_until_ready(base, server)
         created = httpx.post(f"{base}/v1/knowledge-bases", json={"name": "scifact"})
         created.raise_for_status()
         sampler = RssSampler(server.pid)
