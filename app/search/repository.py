@@ -37,7 +37,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY, REGCONFIG, TSQUERY
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import ColumnElement, True_
 from sqlalchemy.types import UserDefinedType
 
 from app.chunks.vector_index import vector_cast
@@ -488,11 +488,15 @@ def _minmax(value: Any, low: Any, high: Any, present: Any) -> ColumnElement[floa
     )
 
 
+def _vector_literal(vector: Sequence[float]) -> str:
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
 def _query_vector(plan: Plan) -> ColumnElement[Any]:
     assert plan.vector is not None
-    literal_vector = "[" + ",".join(repr(float(x)) for x in plan.vector) + "]"
     return cast(
-        bindparam("query_vector", literal_vector, Text), _Cast(vector_cast(plan.dimensions))
+        bindparam("query_vector", _vector_literal(plan.vector), Text),
+        _Cast(vector_cast(plan.dimensions)),
     )
 
 
@@ -684,9 +688,79 @@ def statement(plan: Plan) -> Select[Any]:
     )
 
 
+# Building the statement's expression tree cost about 12 ms of Python per search, 88% of the
+# service's own time in one (py-spy, scripts/bench-search), more than Postgres spent on some.
+# Statements are therefore kept per shape and reused with this search's values.
+STATEMENT_CACHE_SIZE = 256
+_statements: dict[tuple[Any, ...], Select[Any]] = {}
+
+
+def shape(plan: Plan) -> tuple[Any, ...] | None:
+    """What a plan's statement is built from, apart from `bound_values`; None when the plan
+    holds values only the statement itself carries (a filter's, per-knowledge-base headline
+    queries), so its statement is built for it alone."""
+    if not isinstance(plan.condition, True_):
+        return None
+    if len({t.tsquery for t in plan.targets if t.tsquery is not None}) > 1:
+        return None
+    return (
+        tuple((t.tsquery is not None, bool(t.terms)) for t in plan.targets),
+        plan.dimensions,
+        plan.vector is not None,
+        plan.use_text,
+        plan.trigram_query is not None,
+        plan.candidates,
+        plan.rrf,
+        plan.vector_weight,
+        plan.threshold,
+        plan.limit,
+        plan.offset,
+        plan.with_vectors,
+    )
+
+
+def bound_values(plan: Plan) -> dict[str, Any]:
+    """The named parameters of a plan's statement: everything that differs between searches
+    of one shape. tests/search/test_statement_cache.py holds them equal to the values
+    `statement` binds."""
+    values: dict[str, Any] = {}
+    for index, target in enumerate(plan.targets):
+        values[f"kb_{index}"] = target.knowledge_base_id
+        if plan.use_text and target.tsquery is not None and target.terms:
+            values[f"tsq_{index}"] = target.tsquery
+            values[f"lexemes_{index}"] = list(target.terms)
+            values[f"terms_{index}"] = [quote_lexeme(t) for t in target.terms]
+            values[f"known_{index}"] = [target.common.get(t) for t in target.terms]
+            values[f"n_{index}"] = target.chunk_count
+    if plan.vector is not None:
+        values["query_vector"] = _vector_literal(plan.vector)
+    if plan.use_text and plan.trigram_query is not None:
+        values["trigram_query"] = plan.trigram_query
+    queries = {t.tsquery for t in plan.targets if t.tsquery is not None}
+    if len(queries) == 1:
+        values["headline_q"] = queries.pop()
+    return values
+
+
+def cached_statement(plan: Plan) -> Select[Any]:
+    """The statement for the plan's shape, built once (run it with `bound_values(plan)`)."""
+    key = shape(plan)
+    if key is None:
+        return statement(plan)
+    found = _statements.get(key)
+    if found is None:
+        if len(_statements) >= STATEMENT_CACHE_SIZE:
+            # Shapes vary with request options (candidates, weights, thresholds): start over
+            # rather than grow without bound.
+            _statements.clear()
+        found = _statements[key] = statement(plan)
+    return found
+
+
 async def search(session: AsyncSession, plan: Plan) -> Result:
     """Run the fused candidate query; rows come ordered by score, best first."""
-    result = (await session.execute(statement(plan))).mappings().all()
+    query = cached_statement(plan)
+    result = (await session.execute(query, bound_values(plan))).mappings().all()
     rows = [_row(r) for r in result if r["id"] is not None]
     first = result[0] if result else None
     return Result(

@@ -1,0 +1,122 @@
+"""Search statements are built once per shape and rerun with each search's own values.
+
+A value that `statement` binds but `bound_values` does not supply would leak from the search
+that built the cached statement into every later one of its shape: these tests compare a
+cached statement run with another plan's values against that plan's own statement.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from sqlalchemy import column, true
+from sqlalchemy.dialects import postgresql
+
+from app.search import repository
+from app.search.repository import Plan, Target
+
+DIALECT = postgresql.asyncpg.dialect()  # type: ignore[attr-defined]
+# Every plan gets its own chunk counts and term frequencies.
+COUNTS = itertools.count(1000, 17)
+
+
+def target(
+    tsquery: str | None, terms: list[str], *, common: dict[str, int] | None = None
+) -> Target:
+    return Target(
+        knowledge_base_id=uuid.uuid4(),
+        tsquery=tsquery,
+        terms=terms,
+        chunk_count=next(COUNTS),
+        common=common or {},
+    )
+
+
+def plan(targets: list[Target], **changes: Any) -> Plan:
+    base = Plan(
+        targets=targets,
+        dimensions=3,
+        vector=[0.1, 0.2, 0.3],
+        use_text=True,
+        trigram_query=None,
+        condition=true(),
+        candidates=100,
+        hybrid=True,
+        rrf=False,
+        vector_weight=0.5,
+        threshold=None,
+        limit=10,
+        offset=0,
+        with_vectors=False,
+    )
+    return replace(base, **changes)
+
+
+def one_target(query: str) -> list[Target]:
+    return [target(f"'{query}' | 'tree'", [query, "tree"], common={"tree": next(COUNTS)})]
+
+
+def two_targets(query: str) -> list[Target]:
+    return [target(f"'{query}'", [query]), target(f"'{query}'", [query])]
+
+
+SHAPES: dict[str, tuple[Plan, Plan]] = {
+    "hybrid, weighted": (
+        plan(one_target("root")),
+        plan(one_target("leaf"), vector=[0.3, 0.2, 0.1]),
+    ),
+    "hybrid, rrf": (plan(one_target("root"), rrf=True), plan(one_target("bark"), rrf=True)),
+    "hybrid, trigram fallback": (
+        plan(one_target("root"), trigram_query="root"),
+        plan(one_target("sap"), trigram_query="sap"),
+    ),
+    "vector only": (
+        plan(one_target("root"), use_text=False, hybrid=False),
+        plan(one_target("twig"), use_text=False, hybrid=False, vector=[0.9, 0.1, 0.0]),
+    ),
+    "text only": (
+        plan(one_target("root"), vector=None, hybrid=False),
+        plan(one_target("moss"), vector=None, hybrid=False),
+    ),
+    "two knowledge bases": (plan(two_targets("root")), plan(two_targets("cone"))),
+    "with threshold and vectors": (
+        plan(one_target("root"), threshold=0.2, with_vectors=True),
+        plan(one_target("seed"), threshold=0.2, with_vectors=True),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_a_cached_statement_runs_with_the_later_plans_values(name: str) -> None:
+    first, later = SHAPES[name]
+    assert repository.shape(first) == repository.shape(later) is not None
+    cached = repository.statement(first).compile(dialect=DIALECT)
+    own = repository.statement(later).compile(dialect=DIALECT)
+    assert str(cached) == str(own)
+    assert cached.construct_params(repository.bound_values(later)) == own.construct_params()
+    # And the values really differ between the two: the comparison above can fail.
+    assert cached.construct_params() != own.construct_params()
+
+
+def test_the_same_shape_reuses_one_statement_and_another_shape_does_not() -> None:
+    first, later = SHAPES["hybrid, weighted"]
+    assert repository.cached_statement(first) is repository.cached_statement(later)
+    rrf = replace(later, rrf=True)
+    assert repository.cached_statement(rrf) is not repository.cached_statement(later)
+
+
+def test_filtered_plans_are_built_for_themselves() -> None:
+    first, _ = SHAPES["hybrid, weighted"]
+    filtered = replace(first, condition=column("status") != "failed")
+    assert repository.shape(filtered) is None
+    assert repository.cached_statement(filtered) is not repository.cached_statement(filtered)
+
+
+def test_knowledge_bases_with_different_queries_are_not_cached() -> None:
+    """Per-knowledge-base headline queries (different languages) are literals in the SQL."""
+    mixed = plan([target("'root'", ["root"]), target("'wurzel'", ["wurzel"])])
+    assert repository.shape(mixed) is None
