@@ -22,7 +22,6 @@ import json
 import math
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,10 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scripts.bench_ingest import free_port, wait_until_ready  # noqa: E402
+
 DATA = Path(os.environ.get("ARBOR_EVAL_DIR", ROOT.parent / "shared" / "eval" / "scifact"))
 if not DATA.exists():
     DATA = Path("/work/shared/eval/scifact")
@@ -97,13 +100,6 @@ def load_qrels() -> dict[str, dict[str, int]]:
 # --- server ----------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextmanager
 def server(data_dir: Path) -> Iterator[str]:
     port = free_port()
@@ -115,18 +111,10 @@ def server(data_dir: Path) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            if process.poll() is not None:
-                raise SystemExit(f"server exited; see {data_dir / 'server.log'}")
-            try:
-                if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("server did not become ready")
-            time.sleep(0.5)
+        try:
+            wait_until_ready(base, process)
+        except SystemExit as exc:
+            raise SystemExit(f"{exc}; see {data_dir / 'server.log'}") from None
         yield base
     finally:
         process.send_signal(signal.SIGTERM)
