@@ -170,6 +170,16 @@ async def test_trigram_fallback_finds_misspelled_short_queries(
     assert 0 < found["hits"][0]["score"] <= 1
 
 
+async def test_trigram_fallback_ignores_stop_words(client: httpx.AsyncClient, kb: Any) -> None:
+    """Stop words share trigrams with every chunk: they are not what the fallback looks for."""
+    padded = await search(client, kb, query="the geotermal of", mode="text")
+    assert titles(padded) == ["Delta"]
+    assert padded["candidates"]["trigram"] == 1
+    nothing = await search(client, kb, query="there is an", mode="text")
+    assert nothing["hits"] == []
+    assert nothing["candidates"] == {"vector": 0, "text": 0, "trigram": 0}
+
+
 async def test_websearch_syntax_requires_all_terms_and_honours_exclusion(
     client: httpx.AsyncClient, kb: Any
 ) -> None:
