@@ -105,10 +105,26 @@ async def load(
         await raw.copy_records_to_table(
             "documents",
             records=[
-                (d, project.id, kb.id, f"doc {i}", "ready", json.dumps({"group": int(groups[i])}))
+                (
+                    d,
+                    project.id,
+                    kb.id,
+                    f"doc {i}",
+                    "ready",
+                    json.dumps({"group": int(groups[i])}),
+                    per_doc,
+                )
                 for i, d in enumerate(doc_ids)
             ],
-            columns=["id", "project_id", "knowledge_base_id", "title", "status", "metadata"],
+            columns=[
+                "id",
+                "project_id",
+                "knowledge_base_id",
+                "title",
+                "status",
+                "metadata",
+                "chunk_count",
+            ],
         )
         starts = rng.integers(0, len(pool) - 3, n)
         lengths = rng.integers(1, 4, n)
@@ -199,6 +215,9 @@ async def main_async(args: argparse.Namespace) -> str:
             queries /= np.linalg.norm(queries, axis=1, keepdims=True)
             group = 7
             filtered = {"metadata.group": group}
+            # The same 2 % named as documents ("search within these files").
+            chosen = [str(doc_id) for doc_id, i in positions.items() if i % GROUPS == group]
+            by_documents = {"doc_id": {"$in": chosen}}
 
             def options(i: int, *, words: int = 0, **extra: Any) -> SearchOptions:
                 query = texts[i % len(texts)]
@@ -212,6 +231,7 @@ async def main_async(args: argparse.Namespace) -> str:
             for label, extra in (
                 ("hybrid", {}),
                 ("hybrid, 2% filter", {"filter": filtered}),
+                ("hybrid, 2% of documents by id", {"filter": by_documents}),
                 ("vector", {"mode": "vector"}),
                 ("text", {"mode": "text"}),
                 ("hybrid, 3-word queries", {"words": 3}),

@@ -20,7 +20,9 @@ from sqlalchemy import (
     Select,
     String,
     Text,
+    Uuid,
     and_,
+    any_,
     bindparam,
     case,
     cast,
@@ -83,6 +85,25 @@ SEARCH_FIELDS = FieldMap(
 )
 
 
+# The filter fields that belong to a chunk's document: a filter that names only these (and the
+# caller's document visibility) chooses documents before chunks (`prefilter_documents`).
+DOCUMENT_FIELDS = FieldMap(
+    fields={
+        "doc_id": Field(FieldKind.UUID, documents.c.id),
+        **{
+            name: spec
+            for name, spec in SEARCH_FIELDS.fields.items()
+            if getattr(spec.column, "table", None) is documents
+        },
+    }
+)
+# Up to this many chunks, the chunks of the chosen documents are scored exactly (one distance
+# each, through the document index) instead of walking the HNSW graph until enough of its
+# entries pass the filter: a 2 % filter walked about 5,000 entries (docs/benchmarks.md).
+PREFILTER_MAX_CHUNKS = 20_000
+PREFILTER_MAX_DOCUMENTS = 5_000
+
+
 class _Cast(UserDefinedType[Any]):
     """A SQL type spelled verbatim, for casts to `vector(384)` or `halfvec(3072)`."""
 
@@ -137,6 +158,8 @@ class Plan:
     limit: int
     offset: int
     with_vectors: bool
+    # The only documents whose chunks may match (`prefilter_documents`); None: any.
+    documents: Sequence[uuid.UUID] | None = None
 
 
 @dataclass(slots=True)
@@ -241,6 +264,27 @@ def quote_lexeme(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
+async def prefilter_documents(
+    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID], condition: ColumnElement[bool]
+) -> list[uuid.UUID] | None:
+    """The documents that pass a document-level condition, when their chunks are few enough
+    to score exactly; None when they are not (the HNSW scan filters as it goes then)."""
+    rows = (
+        await session.execute(
+            select(documents.c.id, documents.c.chunk_count)
+            .where(
+                documents.c.knowledge_base_id.in_(list(knowledge_base_ids)),
+                documents.c.status != "failed",
+                condition,
+            )
+            .limit(PREFILTER_MAX_DOCUMENTS + 1)
+        )
+    ).all()
+    if len(rows) > PREFILTER_MAX_DOCUMENTS or sum(n for _, n in rows) > PREFILTER_MAX_CHUNKS:
+        return None
+    return [doc_id for doc_id, _ in rows]
+
+
 async def chunk_counts(
     session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID]
 ) -> dict[uuid.UUID, int]:
@@ -267,7 +311,7 @@ def _scope(target: Target, plan: Plan, index: int) -> Select[Any]:
         .where(documents.c.id == chunks.c.document_id)
         .scalar_subquery()
     )
-    return (
+    scope = (
         select()
         .select_from(chunks)
         .where(
@@ -275,6 +319,10 @@ def _scope(target: Target, plan: Plan, index: int) -> Select[Any]:
             document_ok,
         )
     )
+    if plan.documents is not None:
+        chosen = bindparam("prefiltered_documents", list(plan.documents), ARRAY(Uuid))
+        scope = scope.where(chunks.c.document_id == any_(chosen))
+    return scope
 
 
 def _vector_cte(plan: Plan) -> CTE:
@@ -283,11 +331,14 @@ def _vector_cte(plan: Plan) -> CTE:
     sides = []
     for index, target in enumerate(plan.targets):
         distance = cast(chunks.c.embedding, _Cast(spec)).op("<=>", return_type=Float)(query_vector)
+        # Prefiltered: an order the HNSW index cannot give, so the chosen documents' chunks
+        # are read through the document index and every one is scored (exact).
+        order = distance if plan.documents is None else distance + 0.0
         side = (
             _scope(target, plan, index)
             .add_columns(chunks.c.id.label("id"), distance.label("distance"))
             .where(chunks.c.embedding.is_not(None))
-            .order_by(distance)
+            .order_by(order)
             .limit(plan.candidates)
             .subquery(f"vector_{index}")
         )
@@ -699,7 +750,7 @@ def shape(plan: Plan) -> tuple[Any, ...] | None:
     """What a plan's statement is built from, apart from `bound_values`; None when the plan
     holds values only the statement itself carries (a filter's, per-knowledge-base headline
     queries), so its statement is built for it alone."""
-    if not isinstance(plan.condition, True_):
+    if not isinstance(plan.condition, True_) or plan.documents is not None:
         return None
     if len({t.tsquery for t in plan.targets if t.tsquery is not None}) > 1:
         return None

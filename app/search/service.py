@@ -7,6 +7,7 @@ import re
 import time
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -102,6 +103,29 @@ def _model(kb: KnowledgeBase) -> tuple[str, str, int, str]:
         kb.embedding_dimensions,
         kb.embedding_variant,
     )
+
+
+async def _chosen_documents(
+    session: AsyncSession,
+    kbs: Sequence[KnowledgeBase],
+    options: SearchOptions,
+    visible: ColumnElement[bool] | None,
+) -> list[uuid.UUID] | None:
+    """For a filter on document fields only (and the caller's document visibility), the
+    documents that pass it, if their chunks are few enough to score exactly. A filter on chunk
+    fields or metadata keys (a chunk's own metadata comes before its document's) is applied
+    chunk by chunk instead."""
+    restricted = visible is not None and not isinstance(visible, True_)
+    if options.filter is None and not restricted:
+        return None
+    try:
+        condition = compile_filter(options.filter, repository.DOCUMENT_FIELDS)
+    except ValidationFailed:
+        return None
+    if restricted:
+        assert visible is not None
+        condition = and_(condition, visible)
+    return await repository.prefilter_documents(session, [kb.id for kb in kbs], condition)
 
 
 def trigram_needle(parsed: repository.TextQuery) -> str | None:
@@ -218,6 +242,9 @@ async def search(
         offset=0 if pooled else options.offset,
         with_vectors=Include.VECTORS in options.include or options.mmr is not None,
     )
+    chosen = await _chosen_documents(session, kbs, options, visible)
+    if chosen is not None:
+        plan = replace(plan, documents=chosen)
     result = await repository.search(session, plan)
     rows = result.rows
     if options.rerank:

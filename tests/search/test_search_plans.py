@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 import httpx
+import numpy as np
 from fastapi import FastAPI
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -148,3 +149,71 @@ async def test_filtered_vector_search_still_returns_top_k(
     )
     assert len(found.json()["hits"]) == 10
     assert all(hit["metadata"]["group"] == "rare" for hit in found.json()["hits"])
+
+
+async def test_a_filter_on_few_documents_scores_their_chunks_exactly(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """`doc_id` (a document field) chooses documents first: their chunks are scored one by
+    one through the document index, not found by walking the HNSW graph."""
+    kb = await create_kb(client, "chosen")
+    await fill(app, kb, 2000)
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((30, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    loaded = await client.post(
+        f"/v1/knowledge-bases/{kb['id']}/chunks/bulk",
+        json={
+            "chunks": [
+                {"doc_id": "small", "text": f"small {i}", "vector": vector.tolist()}
+                for i, vector in enumerate(vectors)
+            ]
+        },
+    )
+    assert loaded.status_code == 200, loaded.text
+    chunk_ids = loaded.json()["chunk_ids"]
+    first = await client.get(f"/v1/knowledge-bases/{kb['id']}/chunks/{chunk_ids[0]}")
+    small = first.json()["doc_id"]
+    query = unit([1, -1, 1])
+    options = SearchOptions(
+        vector=query, mode="vector", top_k=10, candidates=10, filter={"doc_id": small}
+    )
+    plan, hits = await plan_and_explain(app, kb["id"], options)
+    assert f"ix_chunks_embedding_{uuid.UUID(kb['id']).hex}" not in plan
+    assert "ix_chunks_document" in plan
+    assert hits == 10
+    found = await client.post(
+        f"/v1/knowledge-bases/{kb['id']}/search", json=options.model_dump(exclude_none=True)
+    )
+    exact = np.argsort(-(vectors @ np.asarray(query, dtype=np.float32)))[:10]
+    assert [hit["chunk_id"] for hit in found.json()["hits"]] == [chunk_ids[i] for i in exact]
+
+
+async def test_filters_on_chunk_metadata_are_not_prefiltered(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """A chunk's own metadata comes before its document's: documents alone cannot say which
+    chunks pass, so such a filter is applied chunk by chunk (the HNSW scan filters)."""
+    kb = await create_kb(client, "by-metadata")
+    await fill(app, kb, 500, rare_every=50)
+    captured: list[repository.Plan] = []
+    original = repository.search
+
+    async def spy(session: AsyncSession, plan: repository.Plan) -> repository.Result:
+        captured.append(plan)
+        return await original(session, plan)
+
+    repository.search = spy  # type: ignore[assignment]
+    try:
+        for spec in ({"metadata.group": "rare"}, {"doc_title": "bulk"}):
+            response = await client.post(
+                f"/v1/knowledge-bases/{kb['id']}/search",
+                json={"vector": unit([1, 1, 1]), "mode": "vector", "filter": spec},
+            )
+            assert response.status_code == 200, response.text
+    finally:
+        repository.search = original  # type: ignore[assignment]
+    by_metadata, by_title = captured
+    assert by_metadata.documents is None
+    assert by_title.documents is not None
+    assert len(by_title.documents) == 1
