@@ -39,7 +39,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY, REGCONFIG, TSQUERY
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql.elements import ColumnElement, True_
+from sqlalchemy.sql.elements import BindParameter, ColumnElement
 from sqlalchemy.types import UserDefinedType
 
 from app.chunks.vector_index import vector_cast
@@ -743,15 +743,13 @@ def statement(plan: Plan) -> Select[Any]:
 # service's own time in one (py-spy, scripts/bench-search), more than Postgres spent on some.
 # Statements are therefore kept per shape and reused with this search's values.
 STATEMENT_CACHE_SIZE = 256
-_statements: dict[tuple[Any, ...], Select[Any]] = {}
+_statements: dict[tuple[Any, ...], tuple[Select[Any], Sequence[BindParameter[Any]]]] = {}
 
 
 def shape(plan: Plan) -> tuple[Any, ...] | None:
-    """What a plan's statement is built from, apart from `bound_values`; None when the plan
-    holds values only the statement itself carries (a filter's, per-knowledge-base headline
-    queries), so its statement is built for it alone."""
-    if not isinstance(plan.condition, True_) or plan.documents is not None:
-        return None
+    """What a plan's statement is built from, apart from `bound_values` and the values of its
+    filter; None when its statement must be built for it alone (knowledge bases searched with
+    different text queries, whose headline queries are literals of the statement)."""
     if len({t.tsquery for t in plan.targets if t.tsquery is not None}) > 1:
         return None
     return (
@@ -767,13 +765,14 @@ def shape(plan: Plan) -> tuple[Any, ...] | None:
         plan.limit,
         plan.offset,
         plan.with_vectors,
+        plan.documents is not None,
     )
 
 
 def bound_values(plan: Plan) -> dict[str, Any]:
     """The named parameters of a plan's statement: everything that differs between searches
-    of one shape. tests/search/test_statement_cache.py holds them equal to the values
-    `statement` binds."""
+    of one shape, apart from the filter's values. tests/search/test_statement_cache.py holds
+    them equal to the values `statement` binds."""
     values: dict[str, Any] = {}
     for index, target in enumerate(plan.targets):
         values[f"kb_{index}"] = target.knowledge_base_id
@@ -790,28 +789,43 @@ def bound_values(plan: Plan) -> dict[str, Any]:
     queries = {t.tsquery for t in plan.targets if t.tsquery is not None}
     if len(queries) == 1:
         values["headline_q"] = queries.pop()
+    if plan.documents is not None:
+        values["prefiltered_documents"] = list(plan.documents)
     return values
 
 
-def cached_statement(plan: Plan) -> Select[Any]:
-    """The statement for the plan's shape, built once (run it with `bound_values(plan)`)."""
+def prepared(plan: Plan) -> tuple[Select[Any], dict[str, Any]]:
+    """The statement for the plan's shape and filter structure, built once, and the values to
+    run it with.
+
+    A filter (and the caller's document visibility) is part of the statement; SQLAlchemy's own
+    cache key of the condition tells two filters of the same structure apart from their values,
+    and lists its bound parameters in the same order for both. The values of this plan's
+    filter then travel under the keys of the parameters the cached statement was built with.
+    """
+    values = bound_values(plan)
     key = shape(plan)
-    if key is None:
-        return statement(plan)
-    found = _statements.get(key)
-    if found is None:
+    filter_key = None if key is None else plan.condition._generate_cache_key()
+    if key is None or filter_key is None:
+        return statement(plan), values
+    entry_key = (key, filter_key.key)
+    entry = _statements.get(entry_key)
+    if entry is None:
         if len(_statements) >= STATEMENT_CACHE_SIZE:
-            # Shapes vary with request options (candidates, weights, thresholds): start over
-            # rather than grow without bound.
+            # Shapes vary with request options (candidates, weights, thresholds, filters):
+            # start over rather than grow without bound.
             _statements.clear()
-        found = _statements[key] = statement(plan)
-    return found
+        entry = _statements[entry_key] = (statement(plan), filter_key.bindparams)
+    query, built_with = entry
+    for old, new in zip(built_with, filter_key.bindparams, strict=True):
+        values[old.key] = new.effective_value
+    return query, values
 
 
 async def search(session: AsyncSession, plan: Plan) -> Result:
     """Run the fused candidate query; rows come ordered by score, best first."""
-    query = cached_statement(plan)
-    result = (await session.execute(query, bound_values(plan))).mappings().all()
+    query, values = prepared(plan)
+    result = (await session.execute(query, values)).mappings().all()
     rows = [_row(r) for r in result if r["id"] is not None]
     first = result[0] if result else None
     return Result(

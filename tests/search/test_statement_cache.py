@@ -13,9 +13,11 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from sqlalchemy import column, true
+from sqlalchemy import and_, true
 from sqlalchemy.dialects import postgresql
 
+from app.auth.acl import visible_documents_clause
+from app.kit.filters import compile_filter
 from app.search import repository
 from app.search.repository import Plan, Target
 
@@ -90,33 +92,70 @@ SHAPES: dict[str, tuple[Plan, Plan]] = {
 }
 
 
+def filtered(spec: dict[str, Any], principals: set[str] | None = None) -> Any:
+    condition = compile_filter(spec, repository.SEARCH_FIELDS)
+    if principals is not None:
+        condition = and_(condition, visible_documents_clause(frozenset(principals)))
+    return condition
+
+
+SHAPES |= {
+    "metadata filter": (
+        plan(one_target("root"), condition=filtered({"metadata.group": 7})),
+        plan(one_target("moss"), condition=filtered({"metadata.group": 9})),
+    ),
+    "list filter of another length": (
+        plan(one_target("root"), condition=filtered({"doc_title": {"$in": ["a", "b"]}})),
+        plan(one_target("bark"), condition=filtered({"doc_title": {"$in": ["c", "d", "e"]}})),
+    ),
+    "filter and document visibility": (
+        plan(one_target("root"), condition=filtered({"chunk_index": {"$gte": 2}}, {"team-a"})),
+        plan(
+            one_target("leaf"),
+            condition=filtered({"chunk_index": {"$gte": 5}}, {"team-b", "team-c"}),
+        ),
+    ),
+    "documents chosen first": (
+        plan(
+            one_target("root"),
+            condition=filtered({"doc_id": str(uuid.uuid4())}),
+            documents=[uuid.uuid4()],
+        ),
+        plan(
+            one_target("sap"),
+            condition=filtered({"doc_id": str(uuid.uuid4())}),
+            documents=[uuid.uuid4(), uuid.uuid4()],
+        ),
+    ),
+}
+
+
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_a_cached_statement_runs_with_the_later_plans_values(name: str) -> None:
     first, later = SHAPES[name]
-    assert repository.shape(first) == repository.shape(later) is not None
-    cached = repository.statement(first).compile(dialect=DIALECT)
+    repository._statements.clear()
+    cached, _ = repository.prepared(first)
+    reused, values = repository.prepared(later)
+    assert reused is cached
+    compiled = cached.compile(dialect=DIALECT)
     own = repository.statement(later).compile(dialect=DIALECT)
-    assert str(cached) == str(own)
-    assert cached.construct_params(repository.bound_values(later)) == own.construct_params()
+    assert str(compiled) == str(own)
+    assert compiled.construct_params(values) == own.construct_params()
     # And the values really differ between the two: the comparison above can fail.
-    assert cached.construct_params() != own.construct_params()
+    assert compiled.construct_params() != own.construct_params()
 
 
-def test_the_same_shape_reuses_one_statement_and_another_shape_does_not() -> None:
+def test_another_shape_or_filter_structure_gets_its_own_statement() -> None:
     first, later = SHAPES["hybrid, weighted"]
-    assert repository.cached_statement(first) is repository.cached_statement(later)
-    rrf = replace(later, rrf=True)
-    assert repository.cached_statement(rrf) is not repository.cached_statement(later)
-
-
-def test_filtered_plans_are_built_for_themselves() -> None:
-    first, _ = SHAPES["hybrid, weighted"]
-    filtered = replace(first, condition=column("status") != "failed")
-    assert repository.shape(filtered) is None
-    assert repository.cached_statement(filtered) is not repository.cached_statement(filtered)
+    assert repository.prepared(first)[0] is repository.prepared(later)[0]
+    assert repository.prepared(replace(later, rrf=True))[0] is not repository.prepared(later)[0]
+    equal = replace(later, condition=filtered({"metadata.group": 7}))
+    above = replace(later, condition=filtered({"metadata.group": {"$gt": 7}}))
+    assert repository.prepared(equal)[0] is not repository.prepared(above)[0]
 
 
 def test_knowledge_bases_with_different_queries_are_not_cached() -> None:
     """Per-knowledge-base headline queries (different languages) are literals in the SQL."""
     mixed = plan([target("'root'", ["root"]), target("'wurzel'", ["wurzel"])])
     assert repository.shape(mixed) is None
+    assert repository.prepared(mixed)[0] is not repository.prepared(mixed)[0]
