@@ -24,7 +24,7 @@ from app.models import Chunk, Document, KnowledgeBase
 STAGE_COLUMNS = (
     "id", "document_id", "chunk_index", "text", "text_sha256", "node_path", "depth",
     "leaf_node_id", "section_titles", "doc_title", "page_start", "page_end", "start_offset",
-    "end_offset", "metadata", "embedding",
+    "end_offset", "metadata", "own_metadata", "embedding",
 )  # fmt: skip
 
 
@@ -51,6 +51,9 @@ class ChunkRow:
     start_offset: int | None
     end_offset: int | None
     metadata: dict[str, Any]
+    # Whether `metadata` is the chunk's own (chunk API) rather than a copy of its document's
+    # (ingestion): search decides metadata filters per document only where no chunk has own.
+    own_metadata: bool
     # Supplied (float32 array) or computed by the embedder.
     embedding: Sequence[float] | np.ndarray | None
 
@@ -59,7 +62,7 @@ class ChunkRow:
             self.id, self.document_id, self.chunk_index, self.text, self.text_sha256,
             self.node_path, self.depth, self.leaf_node_id, self.section_titles, self.doc_title,
             self.page_start, self.page_end, self.start_offset, self.end_offset,
-            json.dumps(self.metadata), self.embedding,
+            json.dumps(self.metadata), self.own_metadata, self.embedding,
         )  # fmt: skip
 
 
@@ -154,7 +157,8 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
             "id uuid, document_id uuid, chunk_index int, text text, text_sha256 text, "
             "node_path text[], depth int, leaf_node_id text, section_titles text[], "
             "doc_title text, page_start int, page_end int, start_offset int, end_offset int, "
-            "metadata jsonb, embedding public.vector) ON COMMIT DELETE ROWS"
+            "metadata jsonb, own_metadata boolean, embedding public.vector) "
+            "ON COMMIT DELETE ROWS"
         )
         await driver.execute("TRUNCATE chunk_rows_stage")
         await driver.copy_records_to_table(
@@ -164,11 +168,11 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
         text(
             "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, chunk_index, "
             "text, text_sha256, node_path, depth, leaf_node_id, section_titles, doc_title, "
-            "page_start, page_end, start_offset, end_offset, metadata, embedding, embedded_at, "
-            "ts_config) "
+            "page_start, page_end, start_offset, end_offset, metadata, own_metadata, embedding, "
+            "embedded_at, ts_config) "
             "SELECT id, :project, :kb, document_id, chunk_index, text, text_sha256, node_path, "
             "depth, leaf_node_id, section_titles, doc_title, page_start, page_end, start_offset, "
-            "end_offset, metadata, embedding, "
+            "end_offset, metadata, own_metadata, embedding, "
             "CASE WHEN embedding IS NULL THEN NULL ELSE now() END, "
             "CAST(:ts_config AS regconfig) FROM chunk_rows_stage "
             "ON CONFLICT (id) DO UPDATE SET document_id = EXCLUDED.document_id, "
@@ -178,7 +182,8 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
             "section_titles = EXCLUDED.section_titles, doc_title = EXCLUDED.doc_title, "
             "page_start = EXCLUDED.page_start, page_end = EXCLUDED.page_end, "
             "start_offset = EXCLUDED.start_offset, end_offset = EXCLUDED.end_offset, "
-            "metadata = EXCLUDED.metadata, embedding = EXCLUDED.embedding, "
+            "metadata = EXCLUDED.metadata, own_metadata = EXCLUDED.own_metadata, "
+            "embedding = EXCLUDED.embedding, "
             "embedded_at = EXCLUDED.embedded_at, updated_at = now() "
             "WHERE chunks.knowledge_base_id = EXCLUDED.knowledge_base_id"
         ),

@@ -117,6 +117,7 @@ async def upsert_many(
             start_offset=item.start_offset,
             end_offset=item.end_offset,
             metadata=item.metadata,
+            own_metadata=bool(item.metadata),
             embedding=supplied[position] if position in supplied else computed[position],
         )
         for position, item in enumerate(items)

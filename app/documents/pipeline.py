@@ -252,6 +252,7 @@ class Ingestor:
                     start_offset=draft.start_offset,
                     end_offset=draft.end_offset,
                     metadata=document.metadata_,
+                    own_metadata=False,
                     embedding=vector,
                 )
                 for draft, vector in zip(drafts, vectors, strict=True)

@@ -7,7 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from pgvector.sqlalchemy import VECTOR
-from sqlalchemy import Computed, DateTime, ForeignKeyConstraint, Index, String, Text
+from sqlalchemy import Computed, DateTime, ForeignKeyConstraint, Index, String, Text, false
+from sqlalchemy import text as sql_text
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, REGCONFIG, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -26,6 +27,11 @@ class Chunk(Timestamps, Base):
             ondelete="CASCADE",
         ),
         Index("ix_chunks_document", "document_id", "chunk_index"),
+        Index(
+            "ix_chunks_own_metadata",
+            "knowledge_base_id",
+            postgresql_where=sql_text("own_metadata"),
+        ),
         Index("ix_chunks_tsv", "tsv", postgresql_using="gin"),
         Index(
             "ix_chunks_text_trgm",
@@ -52,6 +58,8 @@ class Chunk(Timestamps, Base):
     start_offset: Mapped[int | None]
     end_offset: Mapped[int | None]
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
+    # Set by the chunk API when it is given metadata; ingestion copies the document's.
+    own_metadata: Mapped[bool] = mapped_column(default=False, server_default=false())
     # Dimension-less column: each knowledge base has its own dimension and its own partial
     # HNSW index on an expression cast (see docs/vector-storage.md).
     embedding: Mapped[list[float] | None] = mapped_column(VECTOR())

@@ -27,6 +27,7 @@ from sqlalchemy import (
     case,
     cast,
     column,
+    exists,
     false,
     func,
     literal,
@@ -96,6 +97,11 @@ DOCUMENT_FIELDS = FieldMap(
             if getattr(spec.column, "table", None) is documents
         },
     }
+)
+# The same, with metadata keys read from the document: right where no chunk of the searched
+# knowledge bases has metadata of its own (`own_chunk_metadata`), as ingested chunks do not.
+DOCUMENT_FIELDS_AND_METADATA = FieldMap(
+    fields=DOCUMENT_FIELDS.fields, metadata=(documents.c.metadata,)
 )
 # Up to this many chunks, the chunks of the chosen documents are scored exactly (one distance
 # each, through the document index) instead of walking the HNSW graph until enough of its
@@ -283,6 +289,20 @@ async def prefilter_documents(
     if len(rows) > PREFILTER_MAX_DOCUMENTS or sum(n for _, n in rows) > PREFILTER_MAX_CHUNKS:
         return None
     return [doc_id for doc_id, _ in rows]
+
+
+async def own_chunk_metadata(
+    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID]
+) -> bool:
+    """Whether any chunk of these knowledge bases has metadata of its own (a partial index)."""
+    found = await session.scalar(
+        select(
+            exists().where(
+                chunks.c.knowledge_base_id.in_(list(knowledge_base_ids)), chunks.c.own_metadata
+            )
+        )
+    )
+    return bool(found)
 
 
 async def chunk_counts(

@@ -111,21 +111,27 @@ async def _chosen_documents(
     options: SearchOptions,
     visible: ColumnElement[bool] | None,
 ) -> list[uuid.UUID] | None:
-    """For a filter on document fields only (and the caller's document visibility), the
-    documents that pass it, if their chunks are few enough to score exactly. A filter on chunk
-    fields or metadata keys (a chunk's own metadata comes before its document's) is applied
-    chunk by chunk instead."""
+    """For a filter on document fields (and the caller's document visibility), the documents
+    that pass it, if their chunks are few enough to score exactly. Metadata keys count as
+    document fields where no chunk of these knowledge bases has metadata of its own (a chunk's
+    own is read before its document's); a filter on chunk fields is applied chunk by chunk."""
     restricted = visible is not None and not isinstance(visible, True_)
     if options.filter is None and not restricted:
         return None
+    kb_ids = [kb.id for kb in kbs]
     try:
         condition = compile_filter(options.filter, repository.DOCUMENT_FIELDS)
     except ValidationFailed:
-        return None
+        try:
+            condition = compile_filter(options.filter, repository.DOCUMENT_FIELDS_AND_METADATA)
+        except ValidationFailed:
+            return None
+        if await repository.own_chunk_metadata(session, kb_ids):
+            return None
     if restricted:
         assert visible is not None
         condition = and_(condition, visible)
-    return await repository.prefilter_documents(session, [kb.id for kb in kbs], condition)
+    return await repository.prefilter_documents(session, kb_ids, condition)
 
 
 def trigram_needle(parsed: repository.TextQuery) -> str | None:

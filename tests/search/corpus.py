@@ -141,11 +141,11 @@ async def add_document(
                 text(
                     "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, "
                     "chunk_index, text, text_sha256, node_path, section_titles, doc_title, "
-                    "page_start, page_end, start_offset, end_offset, metadata, embedding, "
-                    "ts_config, leaf_node_id, depth) VALUES (:id, :project, :kb, :doc, :index, "
-                    ":text, :sha, :node_path, :sections, :title, :page_start, :page_end, "
-                    ":start, :end, CAST(:metadata AS jsonb), CAST(:embedding AS vector), "
-                    "CAST(:lang AS regconfig), :leaf, :depth)"
+                    "page_start, page_end, start_offset, end_offset, metadata, own_metadata, "
+                    "embedding, ts_config, leaf_node_id, depth) VALUES (:id, :project, :kb, "
+                    ":doc, :index, :text, :sha, :node_path, :sections, :title, :page_start, "
+                    ":page_end, :start, :end, CAST(:metadata AS jsonb), :own, "
+                    "CAST(:embedding AS vector), CAST(:lang AS regconfig), :leaf, :depth)"
                 ),
                 {
                     "id": chunk_id,
@@ -163,6 +163,8 @@ async def add_document(
                     "start": chunk.start_offset,
                     "end": chunk.end_offset,
                     "metadata": json.dumps(chunk.metadata),
+                    # As the chunk API records it: metadata given is the chunk's own.
+                    "own": bool(chunk.metadata),
                     "embedding": vector_literal(vector),
                     "lang": kb["text_search_language"],
                     "leaf": chunk.node_path[-1] if chunk.node_path else None,

@@ -45,13 +45,13 @@ async def fill(app: FastAPI, kb: dict[str, Any], rows: int, *, rare_every: int =
         await session.execute(
             text(
                 "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, chunk_index, "
-                "text, text_sha256, metadata, embedding) "
+                "text, text_sha256, metadata, own_metadata, embedding) "
                 "SELECT gen_random_uuid(), d.project_id, d.knowledge_base_id, d.id, g, "
                 "(CAST(:words AS text[]))[1 + g % 11] || ' ' || "
                 "(CAST(:words AS text[]))[1 + (g / 11) % 11] || ' text ' || g || "
                 "CASE WHEN g % 300 = 0 THEN ' needle' ELSE '' END, md5(g::text), "
                 "jsonb_build_object('group', CASE WHEN CAST(:every AS int) > 0 "
-                "AND g % CAST(:every AS int) = 0 THEN 'rare' ELSE 'common' END), "
+                "AND g % CAST(:every AS int) = 0 THEN 'rare' ELSE 'common' END), true, "
                 "(SELECT array_agg(random() - 0.5 + g * 0 + i * 0) "
                 "FROM generate_series(1, 384) i)::vector "
                 "FROM documents d, generate_series(1, :rows) g WHERE d.knowledge_base_id = :kb"
@@ -217,3 +217,59 @@ async def test_filters_on_chunk_metadata_are_not_prefiltered(
     assert by_metadata.documents is None
     assert by_title.documents is not None
     assert len(by_title.documents) == 1
+
+
+async def test_metadata_filters_go_document_first_until_a_chunk_has_its_own(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """Ingested chunks carry their document's metadata: a metadata filter is decided per
+    document. Once a chunk has metadata of its own (chunk API), it is read before its
+    document's, and the filter goes back to being applied chunk by chunk."""
+    kb = await create_kb(client, "owned")
+    base = f"/v1/knowledge-bases/{kb['id']}"
+    doc_ids = {}
+    for group in ("a", "b"):
+        uploaded = await client.post(
+            f"{base}/documents",
+            params={"wait": "true"},
+            json={"text": f"Alpha text of group {group}.", "metadata": {"group": group}},
+        )
+        assert uploaded.status_code in (200, 201, 202), uploaded.text
+        doc_ids[group] = uploaded.json()["id"]
+    captured: list[repository.Plan] = []
+    original = repository.search
+
+    async def spy(session: AsyncSession, plan: repository.Plan) -> repository.Result:
+        captured.append(plan)
+        return await original(session, plan)
+
+    async def group_a() -> list[dict[str, Any]]:
+        found = await client.post(
+            f"{base}/search",
+            json={"query": "alpha", "mode": "text", "filter": {"metadata.group": "a"}},
+        )
+        assert found.status_code == 200, found.text
+        hits: list[dict[str, Any]] = found.json()["hits"]
+        return hits
+
+    repository.search = spy  # type: ignore[assignment]
+    try:
+        before = await group_a()
+        own = await client.put(
+            f"{base}/chunks/{uuid.uuid4()}",
+            json={
+                "text": "Alpha, filed under a.",
+                "doc_id": doc_ids["b"],
+                "metadata": {"group": "a"},
+            },
+        )
+        assert own.status_code == 201, own.text
+        after = await group_a()
+    finally:
+        repository.search = original  # type: ignore[assignment]
+    assert captured[0].documents is not None
+    assert [str(d) for d in captured[0].documents] == [doc_ids["a"]]
+    assert {hit["doc_id"] for hit in before} == {doc_ids["a"]}
+    assert captured[1].documents is None
+    assert {hit["doc_id"] for hit in after} == {doc_ids["a"], doc_ids["b"]}
+    assert own.json()["chunk_id"] in {hit["chunk_id"] for hit in after}
