@@ -274,21 +274,35 @@ async def prefilter_documents(
     session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID], condition: ColumnElement[bool]
 ) -> list[uuid.UUID] | None:
     """The documents that pass a document-level condition, when their chunks are few enough
-    to score exactly; None when they are not (the HNSW scan filters as it goes then)."""
-    rows = (
-        await session.execute(
-            select(documents.c.id, documents.c.chunk_count)
-            .where(
-                documents.c.knowledge_base_id.in_(list(knowledge_base_ids)),
-                documents.c.status != "failed",
-                condition,
-            )
-            .limit(PREFILTER_MAX_DOCUMENTS + 1)
+    to score exactly; None when they are not (the HNSW scan filters as it goes then).
+
+    Decided in SQL over at most PREFILTER_MAX_DOCUMENTS + 1 documents, so an unselective
+    condition (most of a big knowledge base visible to the caller) costs one short scan and
+    sends back nothing.
+    """
+    passing = (
+        select(documents.c.id, documents.c.chunk_count)
+        .where(
+            documents.c.knowledge_base_id.in_(list(knowledge_base_ids)),
+            documents.c.status != "failed",
+            condition,
         )
-    ).all()
-    if len(rows) > PREFILTER_MAX_DOCUMENTS or sum(n for _, n in rows) > PREFILTER_MAX_CHUNKS:
-        return None
-    return [doc_id for doc_id, _ in rows]
+        .limit(PREFILTER_MAX_DOCUMENTS + 1)
+        .subquery("passing")
+    )
+    few = and_(
+        func.count() <= PREFILTER_MAX_DOCUMENTS,
+        func.coalesce(func.sum(passing.c.chunk_count), 0) <= PREFILTER_MAX_CHUNKS,
+    )
+    chosen = await session.scalar(
+        select(
+            case(
+                (few, func.coalesce(func.array_agg(passing.c.id), cast(literal([]), ARRAY(Uuid)))),
+                else_=null(),
+            )
+        )
+    )
+    return None if chosen is None else list(chosen)
 
 
 async def own_chunk_metadata(

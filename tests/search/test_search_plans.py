@@ -7,12 +7,13 @@ from typing import Any
 
 import httpx
 import numpy as np
+import pytest
 from fastapi import FastAPI
-from sqlalchemy import select, text
+from sqlalchemy import select, text, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.tenancy import TenantScope, enter_scope
-from app.models import KnowledgeBase
+from app.models import Document, KnowledgeBase
 from app.search import repository, service
 from app.search.schemas import SearchOptions
 from tests.search.corpus import KeywordEmbedders, create_kb, unit
@@ -273,3 +274,40 @@ async def test_metadata_filters_go_document_first_until_a_chunk_has_its_own(
     assert captured[1].documents is None
     assert {hit["doc_id"] for hit in after} == {doc_ids["a"], doc_ids["b"]}
     assert own.json()["chunk_id"] in {hit["chunk_id"] for hit in after}
+
+
+async def test_documents_are_chosen_only_when_few(
+    client: httpx.AsyncClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = await create_kb(client, "few")
+    for i in range(3):
+        uploaded = await client.post(
+            f"/v1/knowledge-bases/{kb['id']}/documents",
+            params={"wait": "true"},
+            json={"text": f"Document number {i}.", "title": f"doc {i}"},
+        )
+        assert uploaded.status_code in (200, 201, 202), uploaded.text
+    kb_ids = [uuid.UUID(kb["id"])]
+
+    async def chosen(condition: Any) -> list[uuid.UUID] | None:
+        async with app.state.database.transaction() as session:
+            return await repository.prefilter_documents(session, kb_ids, condition)
+
+    everything = await chosen(true())
+    assert everything is not None
+    assert len(everything) == 3
+    one = await titled(app, "doc 1")
+    assert len(one) == 1
+    assert await chosen(Document.__table__.c.title == "doc 1") == one
+    assert await chosen(Document.__table__.c.title == "nothing") == []
+    monkeypatch.setattr(repository, "PREFILTER_MAX_DOCUMENTS", 2)
+    assert await chosen(true()) is None
+    monkeypatch.setattr(repository, "PREFILTER_MAX_DOCUMENTS", 5_000)
+    monkeypatch.setattr(repository, "PREFILTER_MAX_CHUNKS", 2)
+    assert await chosen(true()) is None
+
+
+async def titled(app: FastAPI, title: str) -> list[uuid.UUID]:
+    async with app.state.database.transaction() as session:
+        found = await session.scalars(select(Document.id).where(Document.title == title))
+        return list(found)
