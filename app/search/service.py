@@ -131,7 +131,11 @@ async def _chosen_documents(
     if restricted:
         assert visible is not None
         condition = and_(condition, visible)
-    return await repository.prefilter_documents(session, kb_ids, condition)
+    # Chunk counts as text scoring keeps them (cached per process, refreshed each minute).
+    total = sum(count for count, _ in (await _text_statistics_of(session, kbs)).values())
+    return await repository.prefilter_documents(
+        session, kb_ids, condition, max_chunks=repository.prefilter_limit(total)
+    )
 
 
 def trigram_needle(parsed: repository.TextQuery) -> str | None:

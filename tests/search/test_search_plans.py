@@ -289,9 +289,11 @@ async def test_documents_are_chosen_only_when_few(
         assert uploaded.status_code in (200, 201, 202), uploaded.text
     kb_ids = [uuid.UUID(kb["id"])]
 
-    async def chosen(condition: Any) -> list[uuid.UUID] | None:
+    async def chosen(condition: Any, max_chunks: int = 1_000) -> list[uuid.UUID] | None:
         async with app.state.database.transaction() as session:
-            return await repository.prefilter_documents(session, kb_ids, condition)
+            return await repository.prefilter_documents(
+                session, kb_ids, condition, max_chunks=max_chunks
+            )
 
     everything = await chosen(true())
     assert everything is not None
@@ -300,11 +302,16 @@ async def test_documents_are_chosen_only_when_few(
     assert len(one) == 1
     assert await chosen(Document.__table__.c.title == "doc 1") == one
     assert await chosen(Document.__table__.c.title == "nothing") == []
+    assert await chosen(true(), max_chunks=2) is None
     monkeypatch.setattr(repository, "PREFILTER_MAX_DOCUMENTS", 2)
     assert await chosen(true()) is None
-    monkeypatch.setattr(repository, "PREFILTER_MAX_DOCUMENTS", 5_000)
-    monkeypatch.setattr(repository, "PREFILTER_MAX_CHUNKS", 2)
-    assert await chosen(true()) is None
+
+
+def test_the_exact_scan_limit_follows_the_knowledge_base_size() -> None:
+    assert repository.prefilter_limit(0) == repository.PREFILTER_MIN_CHUNKS
+    assert repository.prefilter_limit(20_000) == 2_000
+    assert repository.prefilter_limit(100_000) == repository.PREFILTER_MAX_CHUNKS
+    assert repository.prefilter_limit(10_000_000) == repository.PREFILTER_MAX_CHUNKS
 
 
 async def titled(app: FastAPI, title: str) -> list[uuid.UUID]:
