@@ -40,8 +40,7 @@ class Settings(BaseSettings):
     job_max_attempts: int = 5
     job_retry_base_s: float = 2.0
     embed_batch_size: int = 32
-    # Threads for the built-in model; None = every core. In the server the event loop and
-    # Postgres need a core too, and a 2-thread ONNX run stalls when one of its cores is busy.
+    # One-thread model runs the built-in model makes at once; None = one per core.
     embed_threads: int | None = None
     max_wait_s: float = 600.0
     max_page_size: int = 200

@@ -102,6 +102,16 @@ def test_batch_equals_one_at_a_time(
     np.testing.assert_allclose(batched, alone, atol=1e-5)
 
 
+def test_parallel_runs_give_each_text_the_vector_of_a_serial_run() -> None:
+    serial = LocalOnnxEmbedder(MODEL_DIR, variant="int8", threads=1)
+    parallel = LocalOnnxEmbedder(MODEL_DIR, variant="int8", threads=3)
+    texts = [f"{n}: {text}" for n in range(4) for text in TEXTS]
+
+    np.testing.assert_allclose(
+        parallel.embed_documents(texts), serial.embed_documents(texts), atol=1e-6
+    )
+
+
 def test_int8_runs_one_text_at_a_time_and_fp32_batches(
     int8: LocalOnnxEmbedder, fp32: LocalOnnxEmbedder
 ) -> None:
