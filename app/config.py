@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     default_page_size: int = 20
     # Background ingestion: in-process workers (0: only `arbor worker` processes run jobs).
     workers: int = 4
+    # Ingest jobs of one knowledge base a worker claims and runs together when they queue up:
+    # one transaction per stage and full model batches for the lot (1: one at a time).
+    ingest_batch_size: int = Field(default=16, ge=1)
     job_lease_s: float = 60.0
     job_poll_s: float = 1.0
     job_max_attempts: int = 5

@@ -7,13 +7,15 @@ half a document; a job that runs twice writes the same chunk ids again.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import uuid
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import delete
+from sqlalchemy import delete, select, text
 
 from app.chunks import deferred_index
 from app.chunks import repository as chunks_repository
@@ -39,6 +41,13 @@ logger = logging.getLogger(__name__)
 CHUNK_ID_NAMESPACE = uuid.UUID("6f0c3f0e-2b7a-4f57-9a59-4c3e0b7d9a11")
 MAX_RETRY_DELAY_S = 300.0
 DEFAULT_MAX_TOKENS = 512
+# A batch's documents move to a stage in one statement; each gets its own progress patch, and
+# those deleted meanwhile are missing from what it returns.
+STAGE_SQL = text(
+    "UPDATE documents SET status = :stage, updated_at = now(), "
+    "progress = progress || (CAST(:patches AS jsonb) -> CAST(id AS text)) "
+    "WHERE id = ANY(:ids) RETURNING id"
+)
 
 
 class JobGone(Exception):
@@ -71,222 +80,374 @@ def is_transient(exc: BaseException) -> bool:
 
 
 @dataclass
+class Work:
+    """One job of a batch and what its stages made of its document."""
+
+    job: Job
+    document: Document
+    source: bytes | None
+    parsed: ParsedDocument | None = None
+    drafts: list[ChunkDraft] = field(default_factory=list)
+    vectors: list[list[float] | None] = field(default_factory=list)
+    embed_error: str | None = None
+
+
+@dataclass
 class Ingestor:
-    """Runs ingest and reindex jobs against one database."""
+    """Runs ingest and reindex jobs against one database.
+
+    Jobs of one knowledge base run as a batch: one transaction per stage for all their
+    documents, one model batch for all their chunks, one COPY for all their rows. Short
+    documents are the common case, and per-document round trips, not the model, bounded
+    ingestion (docs/benchmarks.md). What one document does wrong (bad bytes, deleted while it
+    ran) settles that document's job alone.
+    """
 
     database: Database
     settings: Settings
     embedders: EmbedderFactory
     batchers: Batchers
 
-    async def handle(self, job: Job) -> None:
+    async def handle_batch(self, jobs: list[Job]) -> None:
+        unsettled = {job.id: job for job in jobs}
         try:
-            await self._run(job)
-        except JobGone:
-            async with self.database.transaction() as session:
-                await jobs_repository.finish(session, job.id, status="cancelled")
-        except AppError as exc:
-            # The document itself is bad (corrupt, encrypted, empty...): no retry helps.
-            await self._fail(job, exc.detail)
-        except ValidationError as exc:
-            # Chunking settings that no longer validate: a retry would fail the same way.
-            await self._fail(job, f"invalid chunking settings: {exc.errors()[0]['msg']}")
-        except RetryLater as exc:
-            await self._retry_or_fail(job, exc.reason, exc.delay_s)
+            await self._run(jobs, unsettled)
         except Exception as exc:
-            logger.exception("ingest job %s failed (attempt %d)", job.id, job.attempts)
-            await self._retry_or_fail(job, f"internal error ({type(exc).__name__})", None)
+            logger.exception("ingest jobs failed: %s", ", ".join(str(j) for j in unsettled))
+            for job in list(unsettled.values()):
+                await self._retry_or_fail(job, f"internal error ({type(exc).__name__})", None)
 
-    async def _run(self, job: Job) -> None:
-        kb, document, source = await self._load(job)
-        parsed = await self._parse(job, document, source)
-        await self._set_stage(document.id, "chunking", attempts=job.attempts)
+    async def _run(self, jobs: list[Job], unsettled: dict[uuid.UUID, Job]) -> None:
+        kb, works = await self._load(jobs)
+        loaded = {work.job.id for work in works}
+        for job in jobs:
+            if job.id not in loaded:
+                await self._settle(unsettled, job, JobGone())
+        if kb is None or not works:
+            return
+        works = await self._each(works, unsettled, self._parse)
+        works = await self._set_stage(works, unsettled, "chunking")
         embedder = self.embedders(kb)
         counter, window = token_counter(embedder)
-        config = ChunkingConfig(**{**kb.chunking, **(job.payload.get("chunking") or {})})
-        if config.max_tokens is None:
-            # API models read 8k tokens, but retrieval wants passages, not chapters.
-            config = config.model_copy(update={"max_tokens": min(window, DEFAULT_MAX_TOKENS)})
-        drafts = await asyncio.to_thread(
-            chunk_document, parsed, config, counter, embedder_window=window
+
+        def chunk(work: Work) -> None:
+            assert work.parsed is not None
+            config = ChunkingConfig(**{**kb.chunking, **(work.job.payload.get("chunking") or {})})
+            if config.max_tokens is None:
+                # API models read 8k tokens, but retrieval wants passages, not chapters.
+                config = config.model_copy(update={"max_tokens": min(window, DEFAULT_MAX_TOKENS)})
+            work.drafts = chunk_document(work.parsed, config, counter, embedder_window=window)
+
+        works = await self._each(works, unsettled, chunk)
+        works = await self._set_stage(
+            works, unsettled, "embedding", lambda w: {"chunks_total": len(w.drafts)}
         )
-        known = await self._start_embedding(job, kb, document.id, drafts, embedder)
-        vectors, embed_error = await self._embed(job, document.id, drafts, embedder, known)
-        await self._store(job, kb, document.id, parsed, drafts, vectors, embed_error)
+        works = await self._embed(kb, works, unsettled, embedder)
+        await self._store_all(kb, works, unsettled)
 
-    async def _load(self, job: Job) -> tuple[KnowledgeBase, Document, bytes | None]:
+    async def _load(self, jobs: list[Job]) -> tuple[KnowledgeBase | None, list[Work]]:
+        """The jobs' knowledge base and documents, now `parsing`; a job without one is gone."""
+        ids = [job.document_id for job in jobs if job.document_id is not None]
         async with self.database.transaction() as session:
-            document = await session.get(Document, job.document_id) if job.document_id else None
-            if document is None:
-                raise JobGone
-            kb = await session.get(KnowledgeBase, document.knowledge_base_id)
-            if kb is None:
-                raise JobGone
-            source = await session.get(DocumentSource, document.id)
-            document.status = "parsing"
-            document.error = None
-            document.progress = {"stage": "parsing", "attempts": job.attempts}
-            return kb, document, source.content if source is not None else None
+            kb = await session.get(KnowledgeBase, jobs[0].knowledge_base_id)
+            documents = {
+                document.id: document
+                for document in await session.scalars(select(Document).where(Document.id.in_(ids)))
+            }
+            sources = {
+                source.document_id: source.content
+                for source in await session.scalars(
+                    select(DocumentSource).where(DocumentSource.document_id.in_(ids))
+                )
+            }
+            works = []
+            for job in jobs:
+                document = documents.get(job.document_id) if job.document_id else None
+                if kb is None or document is None:
+                    continue
+                document.status = "parsing"
+                document.error = None
+                document.progress = {"stage": "parsing", "attempts": job.attempts}
+                works.append(Work(job, document, sources.get(document.id)))
+        return kb, works
 
-    async def _parse(self, job: Job, document: Document, source: bytes | None) -> ParsedDocument:
-        if source is None:
+    def _parse(self, work: Work) -> None:
+        document = work.document
+        if work.source is None:
             if document.tree is None:
                 raise AppError("The document has neither a stored source nor a parsed tree.")
-            return ParsedDocument.model_validate(document.tree)
-        payload = job.payload
-        return await asyncio.to_thread(
-            parse_document,
-            source,
+            work.parsed = ParsedDocument.model_validate(document.tree)
+            return
+        payload = work.job.payload
+        work.parsed = parse_document(
+            work.source,
             filename=document.filename,
             content_type=payload.get("content_type"),
             format=payload.get("format"),
             title=payload.get("title"),
         )
 
-    async def _set_stage(self, document_id: uuid.UUID, stage: str, **progress: Any) -> None:
-        async with self.database.transaction() as session:
-            document = await session.get(Document, document_id, with_for_update=True)
-            if document is None:
-                raise JobGone
-            document.status = stage
-            document.progress = {**document.progress, "stage": stage, **progress}
-
-    async def _start_embedding(
+    async def _each(
         self,
-        job: Job,
-        kb: KnowledgeBase,
-        document_id: uuid.UUID,
-        drafts: list[ChunkDraft],
-        embedder: DocumentEmbedder | None,
-    ) -> dict[str, list[float]]:
-        """Enter the embedding stage and fetch the vectors already known for these texts.
+        works: list[Work],
+        unsettled: dict[uuid.UUID, Job],
+        step: Callable[[Work], None],
+    ) -> list[Work]:
+        """`step` on every work in one worker thread; a work whose step raised is settled."""
 
-        One transaction for both: small documents are the common case, and per-document
-        round trips, not the model, bound ingestion on small machines (docs/benchmarks.md).
-        """
-        async with self.database.transaction() as session:
-            document = await session.get(Document, document_id, with_for_update=True)
-            if document is None:
-                raise JobGone
-            document.status = "embedding"
-            document.progress = {
-                **document.progress,
-                "stage": "embedding",
-                "attempts": job.attempts,
-                "chunks_total": len(drafts),
+        def run_all() -> list[Exception | None]:
+            errors: list[Exception | None] = []
+            for work in works:
+                try:
+                    step(work)
+                    errors.append(None)
+                except Exception as exc:  # settled below, per document
+                    errors.append(exc)
+            return errors
+
+        if not works:
+            return works
+        errors = await asyncio.to_thread(run_all)
+        kept = []
+        for work, error in zip(works, errors, strict=True):
+            if error is None:
+                kept.append(work)
+            else:
+                await self._settle(unsettled, work.job, error)
+        return kept
+
+    async def _settle(self, unsettled: dict[uuid.UUID, Job], job: Job, exc: Exception) -> None:
+        """End or reschedule one job after `exc`; its batch goes on without it."""
+        unsettled.pop(job.id, None)
+        if isinstance(exc, JobGone):
+            async with self.database.transaction() as session:
+                await jobs_repository.finish(session, job.id, status="cancelled")
+        elif isinstance(exc, AppError):
+            # The document itself is bad (corrupt, encrypted, empty...): no retry helps.
+            await self._fail(job, exc.detail)
+        elif isinstance(exc, ValidationError):
+            # Chunking settings that no longer validate: a retry would fail the same way.
+            await self._fail(job, f"invalid chunking settings: {exc.errors()[0]['msg']}")
+        elif isinstance(exc, RetryLater):
+            await self._retry_or_fail(job, exc.reason, exc.delay_s)
+        else:
+            logger.error("ingest job %s failed (attempt %d)", job.id, job.attempts, exc_info=exc)
+            await self._retry_or_fail(job, f"internal error ({type(exc).__name__})", None)
+
+    async def _set_stage(
+        self,
+        works: list[Work],
+        unsettled: dict[uuid.UUID, Job],
+        stage: str,
+        progress: Callable[[Work], dict[str, Any]] | None = None,
+    ) -> list[Work]:
+        """Show `stage` on every work's document in one statement; a work whose document was
+        deleted meanwhile is cancelled."""
+        if not works:
+            return works
+        patches = {
+            str(work.document.id): {
+                "stage": stage,
+                "attempts": work.job.attempts,
+                **(progress(work) if progress else {}),
             }
-            if embedder is None:
-                return {}
-            return await cached_vectors(session, kb, [text_sha256(d.text) for d in drafts])
+            for work in works
+        }
+        async with self.database.transaction() as session:
+            present = set(
+                await session.scalars(
+                    STAGE_SQL,
+                    {
+                        "stage": stage,
+                        "patches": json.dumps(patches),
+                        "ids": [work.document.id for work in works],
+                    },
+                )
+            )
+        kept = []
+        for work in works:
+            if work.document.id in present:
+                kept.append(work)
+            else:
+                await self._settle(unsettled, work.job, JobGone())
+        return kept
 
     async def _embed(
         self,
-        job: Job,
-        document_id: uuid.UUID,
-        drafts: list[ChunkDraft],
+        kb: KnowledgeBase,
+        works: list[Work],
+        unsettled: dict[uuid.UUID, Job],
         embedder: DocumentEmbedder | None,
-        known: dict[str, list[float]],
-    ) -> tuple[list[list[float] | None], str | None]:
-        """Vectors in batches with progress; a broken embedder leaves them null (text search)."""
-        vectors: list[list[float] | None] = [None] * len(drafts)
-        if embedder is None:
-            return vectors, None
+    ) -> list[Work]:
+        """Vectors for every chunk of the batch, in model batches with progress; a broken
+        embedder leaves them null (text search) or, when it may recover, retries the jobs."""
+        for work in works:
+            work.vectors = [None] * len(work.drafts)
+        if embedder is None or not works:
+            return works
+        hashes = {work.job.id: [text_sha256(draft.text) for draft in work.drafts] for work in works}
+        async with self.database.transaction() as session:
+            known = await cached_vectors(session, kb, [h for each in hashes.values() for h in each])
+        texts = {
+            h: draft.text
+            for work in works
+            for h, draft in zip(hashes[work.job.id], work.drafts, strict=True)
+        }
+        missing = [h for h in texts if h not in known]
         batch = self.settings.embed_batch_size
-        for start in range(0, len(drafts), batch):
-            texts = [draft.text for draft in drafts[start : start + batch]]
-            hashes = [text_sha256(text) for text in texts]
-            missing = list(dict.fromkeys(h for h in hashes if h not in known))
-            if missing:
-                by_hash = dict(zip(hashes, texts, strict=True))
-                try:
-                    batcher = self.batchers.get(embedder)
-                    computed = await batcher.embed([by_hash[h] for h in missing])
-                except Exception as exc:
-                    if is_transient(exc) and job.attempts < job.max_attempts:
-                        raise RetryLater(
-                            f"embedder unavailable: {exc}",
-                            delay_s=getattr(exc, "retry_after", None),
-                        ) from exc
-                    logger.warning("document %s stored without vectors: %s", document_id, exc)
-                    return [None] * len(drafts), f"embedding failed: {exc}"
-                known.update(
-                    (h, [float(x) for x in vector])
-                    for h, vector in zip(missing, computed, strict=True)
+        for start in range(0, len(missing), batch):
+            part = missing[start : start + batch]
+            try:
+                computed = await self.batchers.get(embedder).embed([texts[h] for h in part])
+            except Exception as exc:
+                return await self._embedding_failed(works, unsettled, exc)
+            known.update(
+                (h, [float(x) for x in vector]) for h, vector in zip(part, computed, strict=True)
+            )
+            if start + batch < len(missing):  # the store step reports the last batch
+                works = await self._set_stage(
+                    works,
+                    unsettled,
+                    "embedding",
+                    lambda w: {
+                        "chunks_total": len(w.drafts),
+                        "chunks_embedded": sum(h in known for h in hashes[w.job.id]),
+                    },
                 )
-            for offset, sha in enumerate(hashes):
-                vectors[start + offset] = known[sha]
-            if start + batch < len(drafts):  # the store step reports the last batch
-                await self._set_stage(document_id, "embedding", chunks_embedded=start + batch)
-        return vectors, None
+        for work in works:
+            work.vectors = [known[h] for h in hashes[work.job.id]]
+        return works
+
+    async def _embedding_failed(
+        self, works: list[Work], unsettled: dict[uuid.UUID, Job], exc: Exception
+    ) -> list[Work]:
+        """Jobs with attempts left retry when the embedder may recover; the others store their
+        chunks without vectors now (embedded later by a backfill)."""
+        kept = []
+        for work in works:
+            if is_transient(exc) and work.job.attempts < work.job.max_attempts:
+                delay = getattr(exc, "retry_after", None)
+                await self._settle(
+                    unsettled, work.job, RetryLater(f"embedder unavailable: {exc}", delay_s=delay)
+                )
+                continue
+            logger.warning("document %s stored without vectors: %s", work.document.id, exc)
+            work.vectors = [None] * len(work.drafts)
+            work.embed_error = f"embedding failed: {exc}"
+            kept.append(work)
+        return kept
+
+    async def _store_all(
+        self, kb: KnowledgeBase, works: list[Work], unsettled: dict[uuid.UUID, Job]
+    ) -> None:
+        """One transaction for the batch; should it fail, each document alone, so that one
+        document's conflict costs only its own job a retry."""
+        if not works:
+            return
+        try:
+            await self._store(kb, works, unsettled)
+        except Exception:
+            if len(works) == 1:
+                raise
+            logger.exception("storing a batch of %d documents failed; one by one", len(works))
+            for work in works:
+                try:
+                    await self._store(kb, [work], unsettled)
+                except Exception as exc:
+                    await self._settle(unsettled, work.job, exc)
 
     async def _store(
-        self,
-        job: Job,
-        kb: KnowledgeBase,
-        document_id: uuid.UUID,
-        parsed: ParsedDocument,
-        drafts: list[ChunkDraft],
-        vectors: list[list[float] | None],
-        embed_error: str | None,
+        self, kb: KnowledgeBase, works: list[Work], unsettled: dict[uuid.UUID, Job]
     ) -> None:
+        ids = [work.document.id for work in works]
         async with self.database.transaction() as session:
-            document = await session.get(Document, document_id, with_for_update=True)
-            if document is None:
-                raise JobGone
-            title = document.title or parsed.title or document.filename or ""
-            await session.execute(delete(Chunk).where(Chunk.document_id == document_id))
-            rows = [
-                ChunkRow(
-                    id=chunk_id(document_id, draft.chunk_index),
-                    document_id=document_id,
-                    chunk_index=draft.chunk_index,
-                    text=draft.text,
-                    text_sha256=text_sha256(draft.text),
-                    node_path=draft.node_path,
-                    depth=draft.depth,
-                    leaf_node_id=draft.leaf_node_id,
-                    section_titles=draft.section_titles,
-                    doc_title=title,
-                    page_start=draft.page_start,
-                    page_end=draft.page_end,
-                    start_offset=draft.start_offset,
-                    end_offset=draft.end_offset,
-                    metadata=document.metadata_,
-                    own_metadata=False,
-                    embedding=vector,
+            documents = {
+                document.id: document
+                for document in await session.scalars(
+                    select(Document)
+                    .where(Document.id.in_(ids))
+                    .with_for_update()
+                    .execution_options(populate_existing=True)
                 )
-                for draft, vector in zip(drafts, vectors, strict=True)
-            ]
-            if rows:
-                # The document's chunks were deleted above and its chunk ids are its own.
-                await chunks_repository.insert_rows(session, kb, rows)
-            replaces = job.payload.get("replaces")
-            if replaces:
-                await session.execute(
-                    delete(Document).where(
-                        Document.id == uuid.UUID(replaces),
-                        Document.knowledge_base_id == kb.id,
-                    )
-                )
-                document.external_id = job.payload.get("external_id")
-            embedded = sum(vector is not None for vector in vectors)
-            document.title = title
-            document.format = parsed.format
-            document.tree = parsed.model_dump(mode="json")
-            document.status = "ready"
-            document.error = embed_error
-            document.chunk_count = len(rows)
-            document.embedded_count = embedded
-            document.progress = {
-                "stage": "ready",
-                "chunks_total": len(rows),
-                "chunks_embedded": embedded,
-                "attempts": job.attempts,
             }
+            gone = [work for work in works if work.document.id not in documents]
+            works = [work for work in works if work.document.id in documents]
+            if gone:
+                await jobs_repository.finish(
+                    session, *(work.job.id for work in gone), status="cancelled"
+                )
             await session.execute(
-                delete(DocumentSource).where(DocumentSource.document_id == document_id)
+                delete(Chunk).where(Chunk.document_id.in_([w.document.id for w in works]))
             )
-            await jobs_repository.finish(session, job.id, status="succeeded")
+            rows: list[ChunkRow] = []
+            for work in works:
+                document = documents[work.document.id]
+                parsed = work.parsed
+                assert parsed is not None
+                title = document.title or parsed.title or document.filename or ""
+                rows += self._rows(document, title, work)
+                replaces = work.job.payload.get("replaces")
+                if replaces:
+                    await session.execute(
+                        delete(Document).where(
+                            Document.id == uuid.UUID(replaces),
+                            Document.knowledge_base_id == kb.id,
+                        )
+                    )
+                    document.external_id = work.job.payload.get("external_id")
+                embedded = sum(vector is not None for vector in work.vectors)
+                document.title = title
+                document.format = parsed.format
+                document.tree = parsed.model_dump(mode="json")
+                document.status = "ready"
+                document.error = work.embed_error
+                document.chunk_count = len(work.drafts)
+                document.embedded_count = embedded
+                document.progress = {
+                    "stage": "ready",
+                    "chunks_total": len(work.drafts),
+                    "chunks_embedded": embedded,
+                    "attempts": work.job.attempts,
+                }
+            if rows:
+                # The documents' chunks were deleted above and chunk ids are per document.
+                await chunks_repository.insert_rows(session, kb, rows)
+            await session.execute(
+                delete(DocumentSource).where(
+                    DocumentSource.document_id.in_([w.document.id for w in works])
+                )
+            )
+            if works:
+                await jobs_repository.finish(
+                    session, *(work.job.id for work in works), status="succeeded"
+                )
+        for work in [*gone, *works]:
+            unsettled.pop(work.job.id, None)
+
+    @staticmethod
+    def _rows(document: Document, title: str, work: Work) -> list[ChunkRow]:
+        return [
+            ChunkRow(
+                id=chunk_id(document.id, draft.chunk_index),
+                document_id=document.id,
+                chunk_index=draft.chunk_index,
+                text=draft.text,
+                text_sha256=text_sha256(draft.text),
+                node_path=draft.node_path,
+                depth=draft.depth,
+                leaf_node_id=draft.leaf_node_id,
+                section_titles=draft.section_titles,
+                doc_title=title,
+                page_start=draft.page_start,
+                page_end=draft.page_end,
+                start_offset=draft.start_offset,
+                end_offset=draft.end_offset,
+                metadata=document.metadata_,
+                own_metadata=False,
+                embedding=vector,
+            )
+            for draft, vector in zip(work.drafts, work.vectors, strict=True)
+        ]
 
     async def _fail(self, job: Job, error: str) -> None:
         async with self.database.transaction() as session:
@@ -334,12 +495,17 @@ def worker_pool(
     refresher = text_statistics.Refresher(database)
     index_builder = IndexBuilder(database)
     handlers = {
-        "ingest": ingestor.handle,
-        "reindex": ingestor.handle,
         "embed": backfiller.handle,
         text_statistics.JOB_KIND: refresher.handle,
         deferred_index.JOB_KIND: index_builder.handle,
     }
-    pool = WorkerPool(database, settings, handlers, concurrency=concurrency)
+    pool = WorkerPool(
+        database,
+        settings,
+        handlers,
+        concurrency=concurrency,
+        batch_handlers={"ingest": ingestor.handle_batch, "reindex": ingestor.handle_batch},
+        batch_size=settings.ingest_batch_size,
+    )
     pool.on_stop.append(batchers.close)
     return pool

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +18,18 @@ CLAIM_SQL = text(
     "WHERE id = (SELECT id FROM jobs WHERE (status = 'queued' AND run_after <= now()) "
     "OR (status = 'running' AND lease_expires_at < now()) "
     "ORDER BY run_after, created_at LIMIT 1 FOR UPDATE SKIP LOCKED) "
+    "RETURNING id"
+)
+
+
+# More runnable jobs like a claimed one (same kind, same knowledge base), for a batch.
+CLAIM_MORE_SQL = text(
+    "UPDATE jobs SET status = 'running', attempts = attempts + 1, worker_id = :worker, "
+    "lease_expires_at = now() + make_interval(secs => :lease), updated_at = now() "
+    "WHERE id IN (SELECT id FROM jobs WHERE kind = :kind AND knowledge_base_id = :kb "
+    "AND ((status = 'queued' AND run_after <= now()) "
+    "OR (status = 'running' AND lease_expires_at < now())) "
+    "ORDER BY run_after, created_at LIMIT :limit FOR UPDATE SKIP LOCKED) "
     "RETURNING id"
 )
 
@@ -50,24 +63,53 @@ async def claim(session: AsyncSession, *, worker_id: str, lease_s: float) -> Job
     return await session.get(Job, job_id, populate_existing=True)
 
 
+async def claim_more(
+    session: AsyncSession, like: Job, *, limit: int, worker_id: str, lease_s: float
+) -> list[Job]:
+    """Up to `limit` more runnable jobs of `like`'s kind and knowledge base (hence project)."""
+    if limit < 1:
+        return []
+    ids = list(
+        await session.scalars(
+            CLAIM_MORE_SQL,
+            {
+                "worker": worker_id,
+                "lease": lease_s,
+                "kind": like.kind,
+                "kb": like.knowledge_base_id,
+                "limit": limit,
+            },
+        )
+    )
+    if not ids:
+        return []
+    jobs = await session.scalars(
+        select(Job)
+        .where(Job.id.in_(ids))
+        .order_by(Job.run_after, Job.created_at)
+        .execution_options(populate_existing=True)
+    )
+    return list(jobs)
+
+
 async def extend_lease(
-    session: AsyncSession, job_id: uuid.UUID, *, worker_id: str, lease_s: float
-) -> bool:
-    """Keep a running job ours; False when it is gone or was taken over."""
+    session: AsyncSession, job_ids: Sequence[uuid.UUID], *, worker_id: str, lease_s: float
+) -> int:
+    """Keep running jobs ours; how many still are (not gone, not taken over)."""
     result = await session.execute(
         update(Job)
-        .where(Job.id == job_id, Job.worker_id == worker_id, Job.status == "running")
+        .where(Job.id.in_(job_ids), Job.worker_id == worker_id, Job.status == "running")
         .values(lease_expires_at=func.now() + timedelta(seconds=lease_s))
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return int(result.rowcount)  # type: ignore[attr-defined]
 
 
 async def finish(
-    session: AsyncSession, job_id: uuid.UUID, *, status: str, error: str | None = None
+    session: AsyncSession, *job_ids: uuid.UUID, status: str, error: str | None = None
 ) -> None:
     await session.execute(
         update(Job)
-        .where(Job.id == job_id)
+        .where(Job.id.in_(job_ids))
         .values(
             status=status,
             last_error=error,

@@ -19,6 +19,8 @@ from app.models import Job
 logger = logging.getLogger(__name__)
 
 JobHandler = Callable[[Job], Awaitable[None]]
+# Runs jobs of one kind and one knowledge base together; settles every one of them.
+BatchHandler = Callable[[list[Job]], Awaitable[None]]
 
 
 async def record_failure(database: Database, job: Job, exc: Exception, *, delay_s: float) -> None:
@@ -40,10 +42,14 @@ class WorkerPool:
         handlers: Mapping[str, JobHandler],
         *,
         concurrency: int,
+        batch_handlers: Mapping[str, BatchHandler] | None = None,
+        batch_size: int = 1,
     ) -> None:
         self.database = database
         self.settings = settings
         self.handlers = handlers
+        self.batch_handlers = batch_handlers or {}
+        self.batch_size = batch_size
         self.concurrency = concurrency
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self._wake = asyncio.Event()
@@ -75,38 +81,52 @@ class WorkerPool:
             await callback()
 
     async def run_once(self) -> bool:
-        """Claim and run one job; False when there was nothing to do."""
+        """Claim and run one job (or a batch of like ones); False when there was nothing to do."""
+        lease_s = self.settings.job_lease_s
         async with self.database.transaction() as session:
-            job = await repository.claim(
-                session, worker_id=self.worker_id, lease_s=self.settings.job_lease_s
-            )
+            job = await repository.claim(session, worker_id=self.worker_id, lease_s=lease_s)
+            jobs = [job] if job is not None else []
+            if job is not None and job.kind in self.batch_handlers:
+                # Only what is already queued: a lone upload never waits for a batch to fill.
+                jobs += await repository.claim_more(
+                    session,
+                    job,
+                    limit=self.batch_size - 1,
+                    worker_id=self.worker_id,
+                    lease_s=lease_s,
+                )
         if job is None:
             return False
+        batch_handler = self.batch_handlers.get(job.kind)
         handler = self.handlers.get(job.kind)
-        if handler is None:
+        if batch_handler is None and handler is None:
             async with self.database.transaction() as session:
                 await repository.finish(
                     session, job.id, status="failed", error=f"no handler for {job.kind!r}"
                 )
             return True
-        heartbeat = asyncio.create_task(self._heartbeat(job.id))
+        heartbeat = asyncio.create_task(self._heartbeat([claimed.id for claimed in jobs]))
         try:
-            # The handler's transactions see only the job's project (row-level security).
+            # The handler's transactions see only the job's project (row-level security);
+            # a batch is of one knowledge base, hence of one project.
             with acting_for(job.project_id):
-                await handler(job)
+                if batch_handler is not None:
+                    await batch_handler(jobs)
+                elif handler is not None:
+                    await handler(job)
         finally:
             heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await heartbeat
         return True
 
-    async def _heartbeat(self, job_id: uuid.UUID) -> None:
+    async def _heartbeat(self, job_ids: list[uuid.UUID]) -> None:
         interval = max(self.settings.job_lease_s / 3, 0.5)
         while True:
             await asyncio.sleep(interval)
             async with self.database.transaction() as session:
                 await repository.extend_lease(
-                    session, job_id, worker_id=self.worker_id, lease_s=self.settings.job_lease_s
+                    session, job_ids, worker_id=self.worker_id, lease_s=self.settings.job_lease_s
                 )
 
     async def _loop(self, number: int) -> None:

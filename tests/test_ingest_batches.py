@@ -1,0 +1,129 @@
+"""Queued documents of one knowledge base are ingested together; each one settles on its own."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fpdf import FPDF
+from sqlalchemy import select
+
+from app.config import Settings
+from app.documents.pipeline import Ingestor, Work, worker_pool
+from app.jobs.worker import WorkerPool
+from app.main import create_app
+from app.models import Document, Job
+from tests.fakes import FakeEmbedders
+
+DOCS = "/v1/knowledge-bases/{kb}/documents"
+
+
+@pytest.fixture
+async def idle_app(settings: Settings, embedders: FakeEmbedders) -> AsyncIterator[FastAPI]:
+    """The service without its workers: uploads stay queued until the test runs a worker."""
+    application = create_app(settings.model_copy(update={"workers": 0}), embedder_factory=embedders)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def client(idle_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=idle_app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://arbor.test") as http:
+        for name in ("kb", "other"):
+            response = await http.post("/v1/knowledge-bases", json={"name": name})
+            assert response.status_code == 201
+        yield http
+
+
+@pytest.fixture
+def pool(idle_app: FastAPI, settings: Settings, embedders: FakeEmbedders) -> WorkerPool:
+    return worker_pool(
+        idle_app.state.database,
+        settings.model_copy(update={"ingest_batch_size": 8}),
+        embedders,
+        concurrency=1,
+    )
+
+
+async def upload(client: httpx.AsyncClient, title: str, kb: str = "kb") -> str:
+    text = f"{title} opens here.\n\n" + " ".join(f"{title} sentence {n}." for n in range(60))
+    response = await client.post(DOCS.format(kb=kb), json={"text": text, "title": title})
+    assert response.status_code == 202, response.text
+    document_id: str = response.json()["id"]
+    return document_id
+
+
+async def documents(client: httpx.AsyncClient, kb: str = "kb") -> dict[str, dict[str, Any]]:
+    page = (await client.get(DOCS.format(kb=kb), params={"limit": 50})).json()
+    return {document["title"] or document["filename"]: document for document in page["items"]}
+
+
+async def test_one_claim_ingests_the_queued_documents_of_a_knowledge_base(
+    client: httpx.AsyncClient, pool: WorkerPool
+) -> None:
+    for title in ("alpha", "beta", "gamma"):
+        await upload(client, title)
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.cell(0, 10, "Hello")
+    broken = await client.post(
+        DOCS.format(kb="kb"),
+        files={"file": ("cut.pdf", bytes(pdf.output())[:200], "application/pdf")},
+    )
+    # The truncated PDF passes the upload checks and fails in the job, beside good documents.
+    assert broken.status_code == 202, broken.text
+    await upload(client, "elsewhere", kb="other")
+
+    assert await pool.run_once()
+
+    by_title = await documents(client)
+    assert {title: by_title[title]["status"] for title in ("alpha", "beta", "gamma")} == {
+        "alpha": "ready",
+        "beta": "ready",
+        "gamma": "ready",
+    }
+    assert by_title["cut.pdf"]["status"] == "failed"
+    assert by_title["cut.pdf"]["error"]
+    assert all(by_title[t]["chunk_count"] >= 1 for t in ("alpha", "beta", "gamma"))
+    count = (await client.get("/v1/knowledge-bases/kb/chunks/count")).json()["count"]
+    assert count == sum(by_title[t]["chunk_count"] for t in ("alpha", "beta", "gamma"))
+    # Another knowledge base's job is not part of the batch: it waits for the next claim.
+    assert (await documents(client, "other"))["elsewhere"]["status"] == "queued"
+    assert await pool.run_once()
+    assert (await documents(client, "other"))["elsewhere"]["status"] == "ready"
+    assert not await pool.run_once()
+
+
+async def test_a_document_that_breaks_the_batch_store_costs_only_its_own_job(
+    client: httpx.AsyncClient, pool: WorkerPool, idle_app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows_of = Ingestor._rows
+
+    def rows(document: Document, title: str, work: Work) -> Any:
+        if title == "poison":
+            raise RuntimeError("cannot store this one")
+        return rows_of(document, title, work)
+
+    monkeypatch.setattr(Ingestor, "_rows", staticmethod(rows))
+    for title in ("first", "poison", "last"):
+        await upload(client, title)
+
+    assert await pool.run_once()
+
+    by_title = await documents(client)
+    assert by_title["first"]["status"] == "ready"
+    assert by_title["last"]["status"] == "ready"
+    poison = by_title["poison"]
+    assert poison["status"] == "embedding"
+    assert poison["progress"]["retrying"] is True
+    async with idle_app.state.database.transaction() as session:
+        job = await session.scalar(select(Job).where(Job.document_id == poison["id"]))
+    assert job is not None
+    assert (job.status, job.last_error) == ("queued", "internal error (RuntimeError)")
+    count = (await client.get("/v1/knowledge-bases/kb/chunks/count")).json()["count"]
+    assert count == by_title["first"]["chunk_count"] + by_title["last"]["chunk_count"]
