@@ -165,12 +165,15 @@ def main() -> None:
         sampler = RssSampler(server.pid)
         sampler.start()
         cpu_before = cpu_seconds(server.pid)
+        client_before = time.process_time()
         started = time.perf_counter()
         asyncio.run(upload_all(base, docs, args.concurrency))
         uploaded = time.perf_counter() - started
         outcome = wait_all_done(base, len(docs), timeout_s=3600)
         elapsed = time.perf_counter() - started
         cpu_after = cpu_seconds(server.pid)
+        cpu_after["client (this script)"] = time.process_time() - client_before
+        cpu_before["client (this script)"] = 0.0
         sampler.stop.set()
         texts = chunk_texts(base)
     finally:
