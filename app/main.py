@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from pydantic.json_schema import models_json_schema
 
 from app.audit.middleware import AuditMiddleware
 from app.audit.router import router as audit_router
@@ -23,6 +24,7 @@ from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
 from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
+from app.documents.schemas import DocumentBatchCreate, DocumentCreate
 from app.health.router import Check
 from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
@@ -140,9 +142,12 @@ def _register_problem_schema(app: FastAPI) -> None:
         if app.openapi_schema is None:
             schema = original()
             components = schema.setdefault("components", {}).setdefault("schemas", {})
-            components.setdefault(
-                "Problem", Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+            _, named = models_json_schema(
+                [(model, "validation") for model in (Problem, DocumentCreate, DocumentBatchCreate)],
+                ref_template="#/components/schemas/{model}",
             )
+            for name, definition in named.get("$defs", {}).items():
+                components.setdefault(name, definition)
             app.openapi_schema = schema
         return app.openapi_schema
 

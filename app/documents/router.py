@@ -14,9 +14,16 @@ from app.chunks.schemas import ChunkRead
 from app.db.dependencies import DatabaseDep, SessionDep
 from app.documents import service
 from app.documents.dependencies import DocumentDep
-from app.documents.schemas import DocumentRead, DocumentStatus, TreeRead
-from app.documents.upload import precheck, read_json, read_multipart
-from app.kit.errors import UnsupportedMediaType, ValidationFailed
+from app.documents.schemas import (
+    MAX_BATCH_DOCUMENTS,
+    DocumentBatchItem,
+    DocumentBatchRead,
+    DocumentRead,
+    DocumentStatus,
+    TreeRead,
+)
+from app.documents.upload import precheck, read_json, read_json_batch, read_multipart
+from app.kit.errors import AppError, UnsupportedMediaType, ValidationFailed
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
@@ -113,6 +120,69 @@ async def create_document(
     body = service.to_read(document).model_dump(mode="json")
     return JSONResponse(
         body, status_code=code, headers={"Location": f"{request.url.path}/{document.id}"}
+    )
+
+
+@router.post(
+    "/batch",
+    status_code=status.HTTP_202_ACCEPTED,
+    operation_id="documents-create-batch",
+    summary="Upload many text documents in one request",
+    description=(
+        f"Up to {MAX_BATCH_DOCUMENTS} JSON documents (each as the JSON body of a single upload), "
+        "accepted together or not at all: an invalid one rejects the request, naming its index, "
+        "and nothing is stored. The same size limit as one upload applies to the whole body. "
+        "Each result says whether the document was created or the same bytes were uploaded "
+        "before; 202 when any was created, else 200. Documents of one batch are ingested "
+        "together, which is the fast way to load many short documents."
+    ),
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/DocumentBatchCreate"}}
+            },
+        }
+    },
+    responses={
+        200: {"model": DocumentBatchRead, "description": "Every document existed already"},
+        202: {"model": DocumentBatchRead, "description": "Queued"},
+        **problem_responses(400, 404, 413, 415, 422),
+    },
+)
+async def create_documents(
+    request: Request, kb: KnowledgeBaseDep, database: DatabaseDep, visible: VisibleDocumentsDep
+) -> JSONResponse:
+    settings = request.app.state.settings
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        raise UnsupportedMediaType('Send application/json: {"documents": [{text, title, ...}]}.')
+    uploads = await read_json_batch(request, settings.max_upload_bytes)
+    results: list[DocumentBatchItem] = []
+    async with database.transaction(project_id=kb.project_id, knowledge_bases=[kb.id]) as session:
+        for index, upload in enumerate(uploads):
+            try:
+                detected = precheck(upload)
+                document, created = await service.create(
+                    session,
+                    kb,
+                    upload,
+                    detected_format=detected,
+                    settings=settings,
+                    visible=visible,
+                )
+            except AppError as exc:
+                # Raised inside the transaction: nothing of the batch is stored.
+                raise type(exc)(
+                    f"documents[{index}]: {exc.detail}", extra={**exc.extra, "index": index}
+                ) from exc
+            results.append(DocumentBatchItem(created=created, document=service.to_read(document)))
+    created_any = any(result.created for result in results)
+    if created_any:
+        request.app.state.poke_workers()
+    return JSONResponse(
+        DocumentBatchRead(results=results).model_dump(mode="json"),
+        status_code=status.HTTP_202_ACCEPTED if created_any else status.HTTP_200_OK,
     )
 
 

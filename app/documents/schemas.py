@@ -36,6 +36,17 @@ class DocumentCreate(BaseModel):
     )
 
 
+MAX_BATCH_DOCUMENTS = 1000
+
+
+class DocumentBatchCreate(BaseModel):
+    """Many JSON uploads in one request: accepted together or not at all."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    documents: list[DocumentCreate] = Field(min_length=1, max_length=MAX_BATCH_DOCUMENTS)
+
+
 class Progress(BaseModel):
     stage: DocumentStatus
     chunks_total: int = 0
@@ -90,3 +101,14 @@ class NodeRead(BaseModel):
 
 class DocumentDeleteResult(BaseModel):
     deleted: int
+
+
+class DocumentBatchItem(BaseModel):
+    created: bool = Field(description="False: the same bytes were uploaded before; no new work.")
+    document: DocumentRead
+
+
+class DocumentBatchRead(BaseModel):
+    """One result per uploaded document, in the order of the request."""
+
+    results: list[DocumentBatchItem]

@@ -13,7 +13,7 @@ from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
 from app.auth.acl import DocumentAccess
-from app.documents.schemas import DocumentCreate
+from app.documents.schemas import DocumentBatchCreate, DocumentCreate
 from app.ingestion.detect import detect_format
 from app.kit.errors import BadRequest, PayloadTooLarge, UnprocessableDocument, ValidationFailed
 
@@ -55,20 +55,38 @@ async def limited_stream(request: Request, limit: int) -> AsyncGenerator[bytes, 
         yield piece
 
 
+def _invalid_body(exc: ValidationError, what: str) -> ValidationFailed:
+    errors = [
+        {"loc": ["body", *map(str, err["loc"])], "msg": err["msg"], "type": err["type"]}
+        for err in exc.errors()
+    ]
+    return ValidationFailed(
+        f"The request body is not {what}: "
+        + "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors[:5]),
+        extra={"errors": errors},
+    )
+
+
 async def read_json(request: Request, limit: int) -> Upload:
     body = b"".join([piece async for piece in limited_stream(request, limit)])
     try:
         data = DocumentCreate.model_validate_json(body)
     except ValidationError as exc:
-        errors = [
-            {"loc": ["body", *map(str, err["loc"])], "msg": err["msg"], "type": err["type"]}
-            for err in exc.errors()
-        ]
-        raise ValidationFailed(
-            "The request body is not a valid document: "
-            + "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors[:5]),
-            extra={"errors": errors},
-        ) from exc
+        raise _invalid_body(exc, "a valid document") from exc
+    return _upload_of(data)
+
+
+async def read_json_batch(request: Request, limit: int) -> list[Upload]:
+    """A batch body (`{"documents": [...]}`), within the same size limit as one upload."""
+    body = b"".join([piece async for piece in limited_stream(request, limit)])
+    try:
+        batch = DocumentBatchCreate.model_validate_json(body)
+    except ValidationError as exc:
+        raise _invalid_body(exc, "a valid batch of documents") from exc
+    return [_upload_of(data) for data in batch.documents]
+
+
+def _upload_of(data: DocumentCreate) -> Upload:
     return Upload(
         data=data.text.encode("utf-8"),
         format=data.format,
