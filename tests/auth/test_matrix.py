@@ -105,6 +105,10 @@ def _document(world: World) -> dict[str, str]:
     return {"text": f"# Made\n\n{world.unique('document')} about otters."}
 
 
+def _documents(world: World) -> dict[str, list[dict[str, str]]]:
+    return {"documents": [_document(world), _document(world)]}
+
+
 def _chunk(world: World) -> dict[str, str]:
     return {"doc_id": "manual", "text": f"{world.unique('chunk')} about otters."}
 
@@ -139,6 +143,7 @@ TABLE: dict[tuple[str, str], Case] = {
     ("DELETE", KB): Case(W, 204, fresh=World.fresh_kb),
     ("GET", KB + "/documents"): Case(R, 200),
     ("POST", KB + "/documents"): Case(W, 202, body=_document),
+    ("POST", KB + "/documents/batch"): Case(W, 202, body=_documents),
     ("GET", DOC): Case(R, 200),
     ("DELETE", DOC): Case(W, 204, fresh=World.fresh_doc),
     ("GET", DOC + "/tree"): Case(R, 200),
