@@ -9,7 +9,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fpdf import FPDF
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from app.config import Settings
 from app.documents.pipeline import Ingestor, Work, worker_pool
@@ -127,3 +127,62 @@ async def test_a_document_that_breaks_the_batch_store_costs_only_its_own_job(
     assert (job.status, job.last_error) == ("queued", "internal error (RuntimeError)")
     count = (await client.get("/v1/knowledge-bases/kb/chunks/count")).json()["count"]
     assert count == by_title["first"]["chunk_count"] + by_title["last"]["chunk_count"]
+
+
+async def upload_version(client: httpx.AsyncClient, version: str) -> str:
+    text = f"Version {version} of the policy.\n\n" + " ".join(
+        f"Rule {n} of version {version}." for n in range(30)
+    )
+    response = await client.post(DOCS.format(kb="kb"), json={"text": text, "external_id": "policy"})
+    assert response.status_code == 202, response.text
+    document_id: str = response.json()["id"]
+    return document_id
+
+
+async def only_version_left(client: httpx.AsyncClient, expected: str, gone: list[str]) -> None:
+    page = (await client.get(DOCS.format(kb="kb"))).json()
+    assert [(d["id"], d["external_id"], d["status"]) for d in page["items"]] == [
+        (expected, "policy", "ready")
+    ]
+    for document_id in gone:
+        assert (await client.get(f"{DOCS.format(kb='kb')}/{document_id}")).status_code == 404
+    chunks = (await client.get("/v1/knowledge-bases/kb/chunks", params={"limit": 200})).json()
+    assert {chunk["doc_id"] for chunk in chunks["items"]} == {expected}
+
+
+async def test_two_new_versions_in_one_batch_the_newest_wins(
+    client: httpx.AsyncClient, pool: WorkerPool, idle_app: FastAPI
+) -> None:
+    first = await upload_version(client, "1")
+    assert await pool.run_once()
+    second = await upload_version(client, "2")
+    third = await upload_version(client, "3")
+
+    assert await pool.run_once()
+
+    await only_version_left(client, third, gone=[first, second])
+    assert not await pool.run_once()  # the superseded version left no job behind
+
+
+async def test_an_older_version_finishing_last_does_not_replace_a_newer_one(
+    client: httpx.AsyncClient, pool: WorkerPool, idle_app: FastAPI
+) -> None:
+    first = await upload_version(client, "1")
+    assert await pool.run_once()
+    second = await upload_version(client, "2")
+    third = await upload_version(client, "3")
+    delay = "UPDATE jobs SET run_after = now() + interval '1 hour' WHERE document_id = :d"
+    async with idle_app.state.database.transaction() as session:
+        await session.execute(text(delay), {"d": second})
+
+    assert await pool.run_once()  # the third version alone: the second is not runnable
+    newest = (await client.get(f"{DOCS.format(kb='kb')}/{third}")).json()
+    assert (newest["status"], newest["external_id"]) == ("ready", "policy")
+    assert (await client.get(f"{DOCS.format(kb='kb')}/{first}")).status_code == 404
+    async with idle_app.state.database.transaction() as session:
+        await session.execute(
+            text("UPDATE jobs SET run_after = now() WHERE document_id = :d"), {"d": second}
+        )
+    assert await pool.run_once()
+
+    await only_version_left(client, third, gone=[first, second])

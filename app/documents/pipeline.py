@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import delete, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks import deferred_index
 from app.chunks import repository as chunks_repository
@@ -376,6 +377,8 @@ class Ingestor:
                 await jobs_repository.finish(
                     session, *(work.job.id for work in gone), status="cancelled"
                 )
+            superseded = await self._take_over_external_ids(session, kb, works, documents)
+            works = [work for work in works if work not in superseded]
             await session.execute(
                 delete(Chunk).where(Chunk.document_id.in_([w.document.id for w in works]))
             )
@@ -386,15 +389,6 @@ class Ingestor:
                 assert parsed is not None
                 title = document.title or parsed.title or document.filename or ""
                 rows += self._rows(document, title, work)
-                replaces = work.job.payload.get("replaces")
-                if replaces:
-                    await session.execute(
-                        delete(Document).where(
-                            Document.id == uuid.UUID(replaces),
-                            Document.knowledge_base_id == kb.id,
-                        )
-                    )
-                    document.external_id = work.job.payload.get("external_id")
                 embedded = sum(vector is not None for vector in work.vectors)
                 document.title = title
                 document.format = parsed.format
@@ -421,8 +415,52 @@ class Ingestor:
                 await jobs_repository.finish(
                     session, *(work.job.id for work in works), status="succeeded"
                 )
-        for work in [*gone, *works]:
+        for work in [*gone, *superseded, *works]:
             unsettled.pop(work.job.id, None)
+
+    @staticmethod
+    async def _take_over_external_ids(
+        session: AsyncSession,
+        kb: KnowledgeBase,
+        works: list[Work],
+        documents: dict[uuid.UUID, Document],
+    ) -> list[Work]:
+        """New versions take their external id over from the version holding it, and the
+        newest upload wins whatever order they finish in: the older version is deleted, be it
+        the stored one or this one. Returns the works a newer version superseded; their
+        documents are deleted and their jobs cancelled."""
+        versions: dict[str, list[Work]] = {}
+        for work in works:
+            external_id = work.job.payload.get("external_id")
+            if work.job.payload.get("replaces") and external_id:
+                versions.setdefault(external_id, []).append(work)
+        superseded: list[Work] = []
+        for external_id, group in versions.items():
+            group.sort(key=lambda work: documents[work.document.id].created_at)
+            newest = documents[group[-1].document.id]
+            superseded += group[:-1]
+            holder = await session.scalar(
+                select(Document)
+                .where(Document.knowledge_base_id == kb.id, Document.external_id == external_id)
+                .with_for_update()
+            )
+            if holder is not None and holder.created_at > newest.created_at:
+                superseded.append(group[-1])
+                continue
+            if holder is not None:
+                await session.execute(delete(Document).where(Document.id == holder.id))
+            newest.external_id = external_id
+        if superseded:
+            await session.execute(
+                delete(Document).where(Document.id.in_([w.document.id for w in superseded]))
+            )
+            await jobs_repository.finish(
+                session,
+                *(work.job.id for work in superseded),
+                status="cancelled",
+                error="superseded by a newer upload with the same external_id",
+            )
+        return superseded
 
     @staticmethod
     def _rows(document: Document, title: str, work: Work) -> list[ChunkRow]:
