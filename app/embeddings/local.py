@@ -16,6 +16,7 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from app.embeddings.base import EmbedderUnavailable, l2_normalize
+from app.ingestion.tokens import TokenSpans
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +80,10 @@ class WordPieceTokenizer:
     def count_tokens(self, text: str) -> int:
         """Tokens the model sees for `text`, [CLS] and [SEP] included, before truncation."""
         return len(self._counter.encode(text).ids)
+
+    def token_spans(self, text: str) -> TokenSpans:
+        """Where the content tokens and words of `text` lie (for counting its spans)."""
+        return TokenSpans.of(self._counter.encode(text, add_special_tokens=False))
 
     def encode_ids(self, text: str) -> list[int]:
         """Content token ids of `text`, without special tokens or truncation."""

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.ingestion.builder import page_span
 from app.ingestion.parsers import ParsedDocument
-from app.ingestion.tokens import TokenCounter
+from app.ingestion.tokens import SpanningCounter, TokenCounter
 from app.ingestion.tree import SectionNode, containing_path
 
 Strategy = Literal["hierarchical", "sliding_window", "csv_rows"]
@@ -95,12 +95,18 @@ class ChunkContext:
         self.max_tokens = max_tokens
         self.overhead = counter.count_tokens("")
         self._cache: dict[tuple[int, int], int] = {}
+        self._spans = (
+            counter.token_spans(self.source) if isinstance(counter, SpanningCounter) else None
+        )
 
     def content_tokens(self, start: int, end: int) -> int:
         """Tokens of `source[start:end]` without the model's special tokens."""
         key = (start, end)
         if key not in self._cache:
-            self._cache[key] = self.counter.count_tokens(self.source[start:end]) - self.overhead
+            counted = self._spans.count(start, end) if self._spans is not None else None
+            if counted is None:
+                counted = self.counter.count_tokens(self.source[start:end]) - self.overhead
+            self._cache[key] = counted
         return self._cache[key]
 
     def total_tokens(self, prefix: str, start: int, end: int) -> int:
