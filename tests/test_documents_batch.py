@@ -90,3 +90,29 @@ async def test_a_batch_is_json_within_the_upload_limit(
     too_large = await client.post(BATCH, json={"documents": [{"text": half}, {"text": half}]})
     assert too_large.status_code == 413
     assert (await client.get(DOCS)).json()["total"] == 0
+
+
+async def test_documents_of_one_batch_see_the_ones_before_them(
+    client: httpx.AsyncClient, kb: None
+) -> None:
+    body = {
+        "documents": [
+            {"text": text_of("same")},
+            {"text": text_of("same")},
+            {"text": text_of("first version"), "external_id": "v"},
+            {"text": text_of("second version"), "external_id": "v"},
+        ]
+    }
+    response = await client.post(BATCH, json=body)
+
+    assert response.status_code == 202, response.text
+    results = response.json()["results"]
+    assert [result["created"] for result in results] == [True, False, True, True]
+    assert results[1]["document"]["id"] == results[0]["document"]["id"]
+    # The later version replaces the earlier one, as if they had been sent one after the other.
+    assert results[2]["document"]["external_id"] == "v"
+    assert results[3]["document"]["external_id"] is None
+    newest = await wait_ready(client, f"{DOCS}/{results[3]['document']['id']}")
+    assert (newest["status"], newest["external_id"]) == ("ready", "v")
+    assert (await client.get(f"{DOCS}/{results[2]['document']['id']}")).status_code == 404
+    assert (await client.get(DOCS)).json()["total"] == 2

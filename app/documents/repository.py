@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -13,36 +14,46 @@ from app.kit.pagination import after_key
 from app.models import Document, KnowledgeBase
 
 
-async def by_sha(
-    session: AsyncSession, kb: KnowledgeBase, sha: str, *, visible: ColumnElement[bool]
-) -> list[Document]:
+async def by_shas(
+    session: AsyncSession, kb: KnowledgeBase, shas: Collection[str], *, visible: ColumnElement[bool]
+) -> dict[str, list[Document]]:
+    """The knowledge base's documents (not failed) with these contents, oldest first per sha."""
+    found: dict[str, list[Document]] = {}
+    if not shas:
+        return found
     rows = await session.scalars(
         select(Document)
         .where(
             Document.knowledge_base_id == kb.id,
-            Document.content_sha256 == sha,
+            Document.content_sha256.in_(list(shas)),
             Document.status != "failed",
             visible,
         )
         .order_by(Document.created_at)
     )
-    return list(rows.all())
+    for document in rows:
+        found.setdefault(document.content_sha256 or "", []).append(document)
+    return found
 
 
-async def by_external_id(
+async def by_external_ids(
     session: AsyncSession,
     kb: KnowledgeBase,
-    external_id: str,
+    external_ids: Collection[str],
     *,
     visible: ColumnElement[bool],
     for_update: bool = False,
-) -> Document | None:
+) -> dict[str, Document]:
+    if not external_ids:
+        return {}
     query = select(Document).where(
-        Document.knowledge_base_id == kb.id, Document.external_id == external_id, visible
+        Document.knowledge_base_id == kb.id,
+        Document.external_id.in_(list(external_ids)),
+        visible,
     )
     if for_update:
         query = query.with_for_update()
-    return await session.scalar(query)
+    return {document.external_id or "": document for document in await session.scalars(query)}
 
 
 async def list_page(

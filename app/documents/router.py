@@ -158,25 +158,21 @@ async def create_documents(
     if content_type != "application/json":
         raise UnsupportedMediaType('Send application/json: {"documents": [{text, title, ...}]}.')
     uploads = await read_json_batch(request, settings.max_upload_bytes)
-    results: list[DocumentBatchItem] = []
+    checked = []
+    for index, upload in enumerate(uploads):
+        try:
+            checked.append((upload, precheck(upload)))
+            service.check_chunking(kb, upload.chunking)
+        except AppError as exc:
+            raise type(exc)(
+                f"documents[{index}]: {exc.detail}", extra={**exc.extra, "index": index}
+            ) from exc
     async with database.transaction(project_id=kb.project_id, knowledge_bases=[kb.id]) as session:
-        for index, upload in enumerate(uploads):
-            try:
-                detected = precheck(upload)
-                document, created = await service.create(
-                    session,
-                    kb,
-                    upload,
-                    detected_format=detected,
-                    settings=settings,
-                    visible=visible,
-                )
-            except AppError as exc:
-                # Raised inside the transaction: nothing of the batch is stored.
-                raise type(exc)(
-                    f"documents[{index}]: {exc.detail}", extra={**exc.extra, "index": index}
-                ) from exc
-            results.append(DocumentBatchItem(created=created, document=service.to_read(document)))
+        stored = await service.create_many(session, kb, checked, settings=settings, visible=visible)
+        results = [
+            DocumentBatchItem(created=created, document=service.to_read(document))
+            for document, created in stored
+        ]
     created_any = any(result.created for result in results)
     if created_any:
         request.app.state.poke_workers()

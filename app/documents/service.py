@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement
@@ -70,66 +71,106 @@ async def create(
 
     Only documents the caller may read (`visible`) are reused or replaced.
     """
-    check_chunking(kb, upload.chunking)
-    sha = hashlib.sha256(upload.data).hexdigest()
-    previous = None
-    if upload.external_id is not None:
-        previous = await repository.by_external_id(
-            session, kb, upload.external_id, visible=visible, for_update=True
+    (result,) = await create_many(
+        session, kb, [(upload, detected_format)], settings=settings, visible=visible
+    )
+    return result
+
+
+async def create_many(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    uploads: Sequence[tuple[Upload, str]],
+    *,
+    settings: Settings,
+    visible: ColumnElement[bool],
+) -> list[tuple[Document, bool]]:
+    """`create` for many (upload, detected format) pairs in order, with one lookup of their
+    contents and external ids and one insert of each kind for the lot: an upload sees the ones
+    before it as if they had been sent in separate requests before it."""
+    for upload, _ in uploads:
+        check_chunking(kb, upload.chunking)
+    shas = [hashlib.sha256(upload.data).hexdigest() for upload, _ in uploads]
+    same_bytes = await repository.by_shas(session, kb, set(shas), visible=visible)
+    holders = await repository.by_external_ids(
+        session,
+        kb,
+        {upload.external_id for upload, _ in uploads if upload.external_id is not None},
+        visible=visible,
+        for_update=True,
+    )
+    results: list[tuple[Document, bool]] = []
+    created: list[tuple[Document, Upload, str, uuid.UUID | None]] = []
+    for (upload, detected_format), sha in zip(uploads, shas, strict=True):
+        existing = _same_document(upload, same_bytes.get(sha, []))
+        if existing is not None:
+            results.append((existing, False))
+            continue
+        previous = holders.get(upload.external_id) if upload.external_id is not None else None
+        replaces = previous.id if previous is not None else None
+        document = Document(
+            id=uuid.uuid4(),
+            project_id=kb.project_id,
+            knowledge_base_id=kb.id,
+            title=upload.title or "",
+            # A replacement takes the external id only when it becomes ready (see the pipeline).
+            external_id=None if replaces else upload.external_id,
+            source_uri=upload.source_uri,
+            filename=upload.filename,
+            format=detected_format,
+            content_sha256=sha,
+            size_bytes=len(upload.data),
+            metadata_=upload.metadata,
+            status="queued",
+            progress={"stage": "queued"},
         )
-    for existing in await repository.by_sha(session, kb, sha, visible=visible):
+        if upload.access is not None:
+            document.access = upload.access  # left unset otherwise: SQL NULL, not JSON null
+        if upload.external_id is not None and replaces is None:
+            holders[upload.external_id] = document
+        same_bytes.setdefault(sha, []).append(document)
+        created.append((document, upload, detected_format, replaces))
+        results.append((document, True))
+    session.add_all([document for document, *_ in created])
+    await session.flush()
+    for document, upload, detected_format, replaces in created:
+        session.add(
+            DocumentSource(
+                document_id=document.id,
+                project_id=kb.project_id,
+                content=upload.data,
+                content_type=upload.content_type,
+            )
+        )
+        session.add(
+            jobs_repository.new_job(
+                project_id=kb.project_id,
+                knowledge_base_id=kb.id,
+                document_id=document.id,
+                kind="ingest",
+                payload={
+                    "format": detected_format,
+                    "title": upload.title,
+                    "content_type": upload.content_type,
+                    "chunking": upload.chunking,
+                    "replaces": str(replaces) if replaces else None,
+                    "external_id": upload.external_id,
+                },
+                max_attempts=settings.job_max_attempts,
+            )
+        )
+    await session.flush()
+    return results
+
+
+def _same_document(upload: Upload, candidates: list[Document]) -> Document | None:
+    """An earlier upload of these bytes that this one is, not a new document."""
+    for existing in candidates:
         if existing.access != upload.access:
             continue  # the same bytes under another access list are another document
         if upload.external_id is None or existing.external_id in (None, upload.external_id):
-            return existing, False
-    replaces = previous.id if previous is not None else None
-    document = Document(
-        id=uuid.uuid4(),
-        project_id=kb.project_id,
-        knowledge_base_id=kb.id,
-        title=upload.title or "",
-        # A replacement takes the external id only when it becomes ready (see the pipeline).
-        external_id=None if replaces else upload.external_id,
-        source_uri=upload.source_uri,
-        filename=upload.filename,
-        format=detected_format,
-        content_sha256=sha,
-        size_bytes=len(upload.data),
-        metadata_=upload.metadata,
-        status="queued",
-        progress={"stage": "queued"},
-    )
-    if upload.access is not None:
-        document.access = upload.access  # left unset otherwise: SQL NULL, not JSON null
-    session.add(document)
-    await session.flush()
-    session.add(
-        DocumentSource(
-            document_id=document.id,
-            project_id=kb.project_id,
-            content=upload.data,
-            content_type=upload.content_type,
-        )
-    )
-    session.add(
-        jobs_repository.new_job(
-            project_id=kb.project_id,
-            knowledge_base_id=kb.id,
-            document_id=document.id,
-            kind="ingest",
-            payload={
-                "format": detected_format,
-                "title": upload.title,
-                "content_type": upload.content_type,
-                "chunking": upload.chunking,
-                "replaces": str(replaces) if replaces else None,
-                "external_id": upload.external_id,
-            },
-            max_attempts=settings.job_max_attempts,
-        )
-    )
-    await session.flush()
-    return document, True
+            return existing
+    return None
 
 
 async def wait_until_done(
