@@ -186,3 +186,42 @@ async def test_an_older_version_finishing_last_does_not_replace_a_newer_one(
     assert await pool.run_once()
 
     await only_version_left(client, third, gone=[first, second])
+
+
+async def test_short_documents_are_stored_before_a_long_one_of_their_batch(
+    client: httpx.AsyncClient,
+    idle_app: FastAPI,
+    settings: Settings,
+    embedders: FakeEmbedders,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stored: list[list[str]] = []
+    store = Ingestor._store
+
+    async def recording(self: Ingestor, kb: Any, works: list[Work], unsettled: Any) -> None:
+        stored.append([work.document.title for work in works])
+        await store(self, kb, works, unsettled)
+
+    monkeypatch.setattr(Ingestor, "_store", recording)
+    long_text = "\n\n".join(f"Paragraph {n}. " + "Long words go on. " * 30 for n in range(12))
+    response = await client.post(
+        DOCS.format(kb="kb"),
+        json={"text": long_text, "title": "long", "chunking": {"max_tokens": 64}},
+    )
+    assert response.status_code == 202
+    for title in ("short one", "short two"):
+        await upload(client, title)
+    pool = worker_pool(
+        idle_app.state.database,
+        settings.model_copy(update={"ingest_batch_size": 8, "embed_batch_size": 4}),
+        embedders,
+        concurrency=1,
+    )
+
+    assert await pool.run_once()
+
+    by_title = await documents(client)
+    assert by_title["long"]["chunk_count"] > 8  # several model batches
+    assert all(document["status"] == "ready" for document in by_title.values())
+    assert stored[0] == ["short one", "short two"]
+    assert stored[-1] == ["long"]

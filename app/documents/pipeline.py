@@ -80,7 +80,7 @@ def is_transient(exc: BaseException) -> bool:
     return bool(getattr(exc, "transient", False))
 
 
-@dataclass
+@dataclass(eq=False)
 class Work:
     """One job of a batch and what its stages made of its document."""
 
@@ -143,8 +143,7 @@ class Ingestor:
         works = await self._set_stage(
             works, unsettled, "embedding", lambda w: {"chunks_total": len(w.drafts)}
         )
-        works = await self._embed(kb, works, unsettled, embedder)
-        await self._store_all(kb, works, unsettled)
+        await self._embed_and_store(kb, works, unsettled, embedder)
 
     async def _load(self, jobs: list[Job]) -> tuple[KnowledgeBase | None, list[Work]]:
         """The jobs' knowledge base and documents, now `parsing`; a job without one is gone."""
@@ -273,41 +272,59 @@ class Ingestor:
                 await self._settle(unsettled, work.job, JobGone())
         return kept
 
-    async def _embed(
+    async def _embed_and_store(
         self,
         kb: KnowledgeBase,
         works: list[Work],
         unsettled: dict[uuid.UUID, Job],
         embedder: DocumentEmbedder | None,
-    ) -> list[Work]:
-        """Vectors for every chunk of the batch, in model batches with progress; a broken
-        embedder leaves them null (text search) or, when it may recover, retries the jobs."""
+    ) -> None:
+        """Embed the batch's chunks in model batches, shortest documents first, and store each
+        document as soon as all its vectors are there, so that a long document does not hold
+        the short ones of its batch back. A broken embedder leaves vectors null (text search)
+        or, when it may recover, retries the jobs."""
         for work in works:
             work.vectors = [None] * len(work.drafts)
         if embedder is None or not works:
-            return works
+            await self._store_all(kb, works, unsettled)
+            return
         hashes = {work.job.id: [text_sha256(draft.text) for draft in work.drafts] for work in works}
         async with self.database.transaction() as session:
             known = await cached_vectors(session, kb, [h for each in hashes.values() for h in each])
+        pending = sorted(works, key=lambda work: len(work.drafts))
         texts = {
             h: draft.text
-            for work in works
+            for work in pending
             for h, draft in zip(hashes[work.job.id], work.drafts, strict=True)
         }
         missing = [h for h in texts if h not in known]
         batch = self.settings.embed_batch_size
-        for start in range(0, len(missing), batch):
+        start = 0
+        while pending:
+            done = [w for w in pending if all(h in known for h in hashes[w.job.id])]
+            for work in done:
+                work.vectors = [known[h] for h in hashes[work.job.id]]
+            await self._store_all(kb, done, unsettled)
+            pending = [work for work in pending if work not in done]
+            if not pending:
+                return
             part = missing[start : start + batch]
+            start += batch
+            if not part:  # every pending document has texts in `missing`: a bug, retried
+                raise RuntimeError("documents left without vectors")
             try:
                 computed = await self.batchers.get(embedder).embed([texts[h] for h in part])
             except Exception as exc:
-                return await self._embedding_failed(works, unsettled, exc)
+                await self._store_all(
+                    kb, await self._embedding_failed(pending, unsettled, exc), unsettled
+                )
+                return
             known.update(
                 (h, [float(x) for x in vector]) for h, vector in zip(part, computed, strict=True)
             )
-            if start + batch < len(missing):  # the store step reports the last batch
-                works = await self._set_stage(
-                    works,
+            if start < len(missing):  # the store step reports the last batch
+                pending = await self._set_stage(
+                    pending,
                     unsettled,
                     "embedding",
                     lambda w: {
@@ -315,9 +332,6 @@ class Ingestor:
                         "chunks_embedded": sum(h in known for h in hashes[w.job.id]),
                     },
                 )
-        for work in works:
-            work.vectors = [known[h] for h in hashes[work.job.id]]
-        return works
 
     async def _embedding_failed(
         self, works: list[Work], unsettled: dict[uuid.UUID, Job], exc: Exception
