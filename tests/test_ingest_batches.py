@@ -150,13 +150,19 @@ async def only_version_left(client: httpx.AsyncClient, expected: str, gone: list
     assert {chunk["doc_id"] for chunk in chunks["items"]} == {expected}
 
 
-async def test_two_new_versions_in_one_batch_the_newest_wins(
-    client: httpx.AsyncClient, pool: WorkerPool, idle_app: FastAPI
-) -> None:
+async def ready_version_and_two_newer(
+    client: httpx.AsyncClient, pool: WorkerPool
+) -> tuple[str, str, str]:
+    """Version 1 ingested, versions 2 and 3 of the same external id queued behind it."""
     first = await upload_version(client, "1")
     assert await pool.run_once()
-    second = await upload_version(client, "2")
-    third = await upload_version(client, "3")
+    return first, await upload_version(client, "2"), await upload_version(client, "3")
+
+
+async def test_two_new_versions_in_one_batch_the_newest_wins(
+    client: httpx.AsyncClient, pool: WorkerPool
+) -> None:
+    first, second, third = await ready_version_and_two_newer(client, pool)
 
     assert await pool.run_once()
 
@@ -167,10 +173,7 @@ async def test_two_new_versions_in_one_batch_the_newest_wins(
 async def test_an_older_version_finishing_last_does_not_replace_a_newer_one(
     client: httpx.AsyncClient, pool: WorkerPool, idle_app: FastAPI
 ) -> None:
-    first = await upload_version(client, "1")
-    assert await pool.run_once()
-    second = await upload_version(client, "2")
-    third = await upload_version(client, "3")
+    first, second, third = await ready_version_and_two_newer(client, pool)
     delay = "UPDATE jobs SET run_after = now() + interval '1 hour' WHERE document_id = :d"
     async with idle_app.state.database.transaction() as session:
         await session.execute(text(delay), {"d": second})
