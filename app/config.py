@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     # Ingest jobs of one knowledge base a worker claims and runs together when they queue up:
     # one transaction per stage and full model batches for the lot (1: one at a time).
     ingest_batch_size: int = Field(default=16, ge=1)
+    # ... and at most this many uploaded bytes besides the first job's, which bounds the
+    # memory a batch holds (one large upload runs alone).
+    ingest_batch_bytes: int = Field(default=8 * 1024 * 1024, ge=0)
     job_lease_s: float = 60.0
     job_poll_s: float = 1.0
     job_max_attempts: int = 5

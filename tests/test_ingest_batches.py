@@ -228,3 +228,27 @@ async def test_short_documents_are_stored_before_a_long_one_of_their_batch(
     assert all(document["status"] == "ready" for document in by_title.values())
     assert stored[0] == ["short one", "short two"]
     assert stored[-1] == ["long"]
+
+
+async def test_a_batch_holds_a_bounded_number_of_uploaded_bytes(
+    client: httpx.AsyncClient, idle_app: FastAPI, settings: Settings, embedders: FakeEmbedders
+) -> None:
+    titles = ["first", "second", "third", "fourth"]
+    for title in titles:
+        await upload(client, title)
+    sizes = {title: document["size_bytes"] for title, document in (await documents(client)).items()}
+    # Beyond the first job, room for the second document's bytes but not the third's too.
+    budget = sizes["second"] + sizes["third"] - 1
+    pool = worker_pool(
+        idle_app.state.database,
+        settings.model_copy(update={"ingest_batch_size": 8, "ingest_batch_bytes": budget}),
+        embedders,
+        concurrency=1,
+    )
+
+    assert await pool.run_once()
+
+    statuses = {title: document["status"] for title, document in (await documents(client)).items()}
+    assert statuses == {"first": "ready", "second": "ready", "third": "queued", "fourth": "queued"}
+    assert await pool.run_once()
+    assert {document["status"] for document in (await documents(client)).values()} == {"ready"}

@@ -22,14 +22,24 @@ CLAIM_SQL = text(
 )
 
 
-# More runnable jobs like a claimed one (same kind, same knowledge base), for a batch.
+# More runnable jobs like a claimed one (same kind, same knowledge base), for a batch, in queue
+# order while their documents' bytes add up to at most :budget (a batch holds its sources and
+# what is parsed from them in memory at once). Candidates are locked before they are counted;
+# those past the budget are released when the claim's transaction ends.
 CLAIM_MORE_SQL = text(
+    "WITH candidates AS ("
+    " SELECT j.id, j.run_after, j.created_at, coalesce(d.size_bytes, 0) AS size"
+    " FROM jobs j LEFT JOIN documents d ON d.id = j.document_id"
+    " WHERE j.kind = :kind AND j.knowledge_base_id = :kb"
+    " AND ((j.status = 'queued' AND j.run_after <= now())"
+    " OR (j.status = 'running' AND j.lease_expires_at < now()))"
+    " ORDER BY j.run_after, j.created_at LIMIT :limit FOR UPDATE OF j SKIP LOCKED),"
+    " within AS (SELECT id FROM (SELECT id, sum(size) OVER "
+    "(ORDER BY run_after, created_at, id) AS running FROM candidates) counted"
+    " WHERE running <= :budget) "
     "UPDATE jobs SET status = 'running', attempts = attempts + 1, worker_id = :worker, "
     "lease_expires_at = now() + make_interval(secs => :lease), updated_at = now() "
-    "WHERE id IN (SELECT id FROM jobs WHERE kind = :kind AND knowledge_base_id = :kb "
-    "AND ((status = 'queued' AND run_after <= now()) "
-    "OR (status = 'running' AND lease_expires_at < now())) "
-    "ORDER BY run_after, created_at LIMIT :limit FOR UPDATE SKIP LOCKED) "
+    "WHERE id IN (SELECT id FROM within) "
     "RETURNING id"
 )
 
@@ -64,9 +74,16 @@ async def claim(session: AsyncSession, *, worker_id: str, lease_s: float) -> Job
 
 
 async def claim_more(
-    session: AsyncSession, like: Job, *, limit: int, worker_id: str, lease_s: float
+    session: AsyncSession,
+    like: Job,
+    *,
+    limit: int,
+    max_bytes: int,
+    worker_id: str,
+    lease_s: float,
 ) -> list[Job]:
-    """Up to `limit` more runnable jobs of `like`'s kind and knowledge base (hence project)."""
+    """Up to `limit` more runnable jobs of `like`'s kind and knowledge base (hence project),
+    whose documents hold at most `max_bytes` together."""
     if limit < 1:
         return []
     ids = list(
@@ -78,6 +95,7 @@ async def claim_more(
                 "kind": like.kind,
                 "kb": like.knowledge_base_id,
                 "limit": limit,
+                "budget": max_bytes,
             },
         )
     )

@@ -92,6 +92,7 @@ class WorkerPool:
                     session,
                     job,
                     limit=self.batch_size - 1,
+                    max_bytes=self.settings.ingest_batch_bytes,
                     worker_id=self.worker_id,
                     lease_s=lease_s,
                 )
