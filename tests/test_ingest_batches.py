@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -14,7 +13,6 @@ from sqlalchemy import select, text
 from app.config import Settings
 from app.documents.pipeline import Ingestor, Work, worker_pool
 from app.jobs.worker import WorkerPool
-from app.main import create_app
 from app.models import Document, Job
 from tests.fakes import FakeEmbedders
 
@@ -22,27 +20,22 @@ DOCS = "/v1/knowledge-bases/{kb}/documents"
 
 
 @pytest.fixture
-async def idle_app(settings: Settings, embedders: FakeEmbedders) -> AsyncIterator[FastAPI]:
-    """The service without its workers: uploads stay queued until the test runs a worker."""
-    application = create_app(settings.model_copy(update={"workers": 0}), embedder_factory=embedders)
-    async with application.router.lifespan_context(application):
-        yield application
+def settings(database_url: str) -> Settings:
+    """The service without its workers: uploads stay queued until a test runs a worker."""
+    return Settings(env="test", database_url=database_url, workers=0)
+
+
+@pytest.fixture(autouse=True)
+async def knowledge_bases(client: httpx.AsyncClient) -> None:
+    for name in ("kb", "other"):
+        response = await client.post("/v1/knowledge-bases", json={"name": name})
+        assert response.status_code == 201
 
 
 @pytest.fixture
-async def client(idle_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=idle_app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://arbor.test") as http:
-        for name in ("kb", "other"):
-            response = await http.post("/v1/knowledge-bases", json={"name": name})
-            assert response.status_code == 201
-        yield http
-
-
-@pytest.fixture
-def pool(idle_app: FastAPI, settings: Settings, embedders: FakeEmbedders) -> WorkerPool:
+def pool(app: FastAPI, settings: Settings, embedders: FakeEmbedders) -> WorkerPool:
     return worker_pool(
-        idle_app.state.database,
+        app.state.database,
         settings.model_copy(update={"ingest_batch_size": 8}),
         embedders,
         concurrency=1,
@@ -100,7 +93,7 @@ async def test_one_claim_ingests_the_queued_documents_of_a_knowledge_base(
 
 
 async def test_a_document_that_breaks_the_batch_store_costs_only_its_own_job(
-    client: httpx.AsyncClient, pool: WorkerPool, idle_app: FastAPI, monkeypatch: pytest.MonkeyPatch
+    client: httpx.AsyncClient, pool: WorkerPool, app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rows_of = Ingestor._rows
 
@@ -121,7 +114,7 @@ async def test_a_document_that_breaks_the_batch_store_costs_only_its_own_job(
     poison = by_title["poison"]
     assert poison["status"] == "embedding"
     assert poison["progress"]["retrying"] is True
-    async with idle_app.state.database.transaction() as session:
+    async with app.state.database.transaction() as session:
         job = await session.scalar(select(Job).where(Job.document_id == poison["id"]))
     assert job is not None
     assert (job.status, job.last_error) == ("queued", "internal error (RuntimeError)")
@@ -171,18 +164,18 @@ async def test_two_new_versions_in_one_batch_the_newest_wins(
 
 
 async def test_an_older_version_finishing_last_does_not_replace_a_newer_one(
-    client: httpx.AsyncClient, pool: WorkerPool, idle_app: FastAPI
+    client: httpx.AsyncClient, pool: WorkerPool, app: FastAPI
 ) -> None:
     first, second, third = await ready_version_and_two_newer(client, pool)
     delay = "UPDATE jobs SET run_after = now() + interval '1 hour' WHERE document_id = :d"
-    async with idle_app.state.database.transaction() as session:
+    async with app.state.database.transaction() as session:
         await session.execute(text(delay), {"d": second})
 
     assert await pool.run_once()  # the third version alone: the second is not runnable
     newest = (await client.get(f"{DOCS.format(kb='kb')}/{third}")).json()
     assert (newest["status"], newest["external_id"]) == ("ready", "policy")
     assert (await client.get(f"{DOCS.format(kb='kb')}/{first}")).status_code == 404
-    async with idle_app.state.database.transaction() as session:
+    async with app.state.database.transaction() as session:
         await session.execute(
             text("UPDATE jobs SET run_after = now() WHERE document_id = :d"), {"d": second}
         )
@@ -193,7 +186,7 @@ async def test_an_older_version_finishing_last_does_not_replace_a_newer_one(
 
 async def test_short_documents_are_stored_before_a_long_one_of_their_batch(
     client: httpx.AsyncClient,
-    idle_app: FastAPI,
+    app: FastAPI,
     settings: Settings,
     embedders: FakeEmbedders,
     monkeypatch: pytest.MonkeyPatch,
@@ -215,7 +208,7 @@ async def test_short_documents_are_stored_before_a_long_one_of_their_batch(
     for title in ("short one", "short two"):
         await upload(client, title)
     pool = worker_pool(
-        idle_app.state.database,
+        app.state.database,
         settings.model_copy(update={"ingest_batch_size": 8, "embed_batch_size": 4}),
         embedders,
         concurrency=1,
@@ -231,7 +224,7 @@ async def test_short_documents_are_stored_before_a_long_one_of_their_batch(
 
 
 async def test_a_batch_holds_a_bounded_number_of_uploaded_bytes(
-    client: httpx.AsyncClient, idle_app: FastAPI, settings: Settings, embedders: FakeEmbedders
+    client: httpx.AsyncClient, app: FastAPI, settings: Settings, embedders: FakeEmbedders
 ) -> None:
     titles = ["first", "second", "third", "fourth"]
     for title in titles:
@@ -240,7 +233,7 @@ async def test_a_batch_holds_a_bounded_number_of_uploaded_bytes(
     # Beyond the first job, room for the second document's bytes but not the third's too.
     budget = sizes["second"] + sizes["third"] - 1
     pool = worker_pool(
-        idle_app.state.database,
+        app.state.database,
         settings.model_copy(update={"ingest_batch_size": 8, "ingest_batch_bytes": budget}),
         embedders,
         concurrency=1,
