@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -35,6 +36,7 @@ def pg_url() -> Iterator[str]:
     url = server.start()
     yield url
     server.stop()
+    shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -18,13 +18,10 @@ from app.models.base import Base, Timestamps
 class Chunk(Timestamps, Base):
     __tablename__ = "chunks"
     __table_args__ = (
-        # One key to the document, its knowledge base and project (migration 0006): a chunk
-        # cannot name another knowledge base's document, and a load checks one key per row.
+        # The document by id alone, so the per-row check can only use its primary key; a
+        # statement trigger checks the knowledge base and project (migration 0008).
         ForeignKeyConstraint(
-            ["document_id", "knowledge_base_id", "project_id"],
-            ["documents.id", "documents.knowledge_base_id", "documents.project_id"],
-            name="fk_chunks_document",
-            ondelete="CASCADE",
+            ["document_id"], ["documents.id"], name="fk_chunks_document_id", ondelete="CASCADE"
         ),
         Index("ix_chunks_document", "document_id", "chunk_index"),
         Index(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -15,10 +15,6 @@ from app.models.base import Base, Timestamps, UUIDPrimaryKey
 class Document(UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "documents"
     __table_args__ = (
-        # The key chunks reference (migration 0006).
-        UniqueConstraint(
-            "id", "knowledge_base_id", "project_id", name="uq_documents_id_knowledge_base_project"
-        ),
         Index("ix_documents_kb_sha", "knowledge_base_id", "content_sha256"),
         Index(
             "uq_documents_kb_external_id",
