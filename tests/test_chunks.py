@@ -155,6 +155,45 @@ async def test_bad_base64_vectors_are_refused(
     assert message in response.json()["detail"]
 
 
+async def test_bulk_base64_vectors_are_stored_exactly(
+    client: httpx.AsyncClient, kb: dict[str, object]
+) -> None:
+    # All base64 of the right size: decoded as one matrix (service.supplied_vectors).
+    vectors = [[((i * 7 + k) % 11 - 5) / 8 for i in range(384)] for k in range(3)]
+    chunk_ids = [str(uuid.uuid4()) for _ in vectors]
+    chunks = [
+        {"chunk_id": chunk_id, "text": f"t{k}", "doc_id": "d", "vector": base64_vector(values)}
+        for k, (chunk_id, values) in enumerate(zip(chunk_ids, vectors, strict=True))
+    ]
+    response = await client.post(f"{KB}/chunks/bulk", json={"chunks": chunks})
+    assert response.status_code == 200, response.text
+    stored = [
+        (await client.get(f"{KB}/chunks/{chunk_id}", params={"include_vector": True})).json()
+        for chunk_id in chunk_ids
+    ]
+    assert [chunk["vector"] for chunk in stored] == vectors
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (base64.b64encode(struct.pack("<f", float("inf")) * 384).decode(), "NaN or infinite"),
+        ("!" + base64_vector([0.5] * 384)[1:], "neither a list of numbers nor base64"),
+    ],
+)
+async def test_bulk_names_the_bad_vector_among_good_ones(
+    client: httpx.AsyncClient, kb: dict[str, object], bad: str, message: str
+) -> None:
+    good = base64_vector([0.25] * 384)
+    assert len(bad) == len(good)  # the same size: only decoding or checking tells them apart
+    chunks = [{"text": f"t{k}", "doc_id": "d", "vector": bad if k == 2 else good} for k in range(4)]
+    response = await client.post(f"{KB}/chunks/bulk", json={"chunks": chunks})
+    assert response.status_code == 422
+    assert "chunks[2].vector" in response.json()["detail"]
+    assert message in response.json()["detail"]
+    assert (await client.get(f"{KB}/chunks/count")).json()["count"] == 0
+
+
 async def test_duplicate_ids_in_bulk_rejected(
     client: httpx.AsyncClient, kb: dict[str, object]
 ) -> None:

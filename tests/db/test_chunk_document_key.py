@@ -87,24 +87,20 @@ async def test_a_chunk_cannot_name_a_document_of_another_knowledge_base(
         assert written.status_code == 200, written.text
         chunk_id = uuid.UUID(written.json()["chunk_ids"][0])
         document_id = await admin.fetchval("SELECT document_id FROM chunks WHERE id = $1", chunk_id)
+        if statement == "insert":
+            sql = (
+                "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, text, "
+                "text_sha256) VALUES (gen_random_uuid(), $1, $2, $3, 'text', 'x')"
+            )
+            values: tuple[object, ...] = (project_id, theirs, document_id)
+        else:
+            sql, values = (
+                "UPDATE chunks SET knowledge_base_id = $1 WHERE id = $2",
+                (theirs, chunk_id),
+            )
         with pytest.raises(asyncpg.ForeignKeyViolationError, match="another knowledge base"):
-            if statement == "insert":
-                await admin.execute(
-                    "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, text, "
-                    "text_sha256) VALUES (gen_random_uuid(), $1, $2, $3, 'text', 'x')",
-                    project_id,
-                    theirs,
-                    document_id,
-                )
-            else:
-                await admin.execute(
-                    "UPDATE chunks SET knowledge_base_id = $1 WHERE id = $2",
-                    theirs,
-                    chunk_id,
-                )
-        kept = await admin.fetchval(
-            "SELECT knowledge_base_id FROM chunks WHERE id = $1", chunk_id
-        )
+            await admin.execute(sql, *values)
+        kept = await admin.fetchval("SELECT knowledge_base_id FROM chunks WHERE id = $1", chunk_id)
     finally:
         await admin.close()
     assert kept == ours
