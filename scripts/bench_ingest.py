@@ -12,6 +12,7 @@ import asyncio
 import gzip
 import json
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -202,6 +203,7 @@ def main() -> None:
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=60)
+        shutil.rmtree(data_dir, ignore_errors=True)
     workers = int(env.get("ARBOR_WORKERS", "4"))
     batch = int(env.get("ARBOR_EMBED_BATCH_SIZE", "32"))
     raw = raw_embedder_rate(texts, batch)
