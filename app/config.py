@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     # How long the service waits for an external DATABASE_URL to answer at start-up (compose).
     db_wait_s: float = 60.0
     max_upload_bytes: int = 50 * 1024 * 1024
+    # A chunk bulk request's body (`POST .../chunks/bulk`): 50,000 chunks of about 1,000
+    # characters with base64 vectors take about 150 MB, with vectors as JSON numbers 250 MB.
+    max_bulk_bytes: int = 256 * 1024 * 1024
     default_page_size: int = 20
     # Background ingestion: in-process workers (0: only `arbor worker` processes run jobs).
     workers: int = 4

@@ -19,6 +19,7 @@ from app.auth.service import ensure_bootstrap_key
 from app.chunks.embedding import EmbedderFactory
 from app.chunks.providers import default_embedder_factory
 from app.chunks.router import router as chunks_router
+from app.chunks.schemas import ChunkBulkUpsert
 from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
@@ -135,7 +136,7 @@ def create_app(
 
 
 def _register_problem_schema(app: FastAPI) -> None:
-    """Name the schemas that routes reference by hand (problems, the JSON upload body)."""
+    """Name the schemas that routes reference by hand (problems, the bodies read by hand)."""
     original = app.openapi
 
     def openapi() -> dict[str, object]:
@@ -143,7 +144,10 @@ def _register_problem_schema(app: FastAPI) -> None:
             schema = original()
             components = schema.setdefault("components", {}).setdefault("schemas", {})
             _, named = models_json_schema(
-                [(model, "validation") for model in (Problem, DocumentCreate, DocumentBatchCreate)],
+                [
+                    (model, "validation")
+                    for model in (Problem, DocumentCreate, DocumentBatchCreate, ChunkBulkUpsert)
+                ],
                 ref_template="#/components/schemas/{model}",
             )
             for name, definition in named.get("$defs", {}).items():

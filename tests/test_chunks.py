@@ -100,6 +100,45 @@ async def test_bulk_is_all_or_nothing(client: httpx.AsyncClient, kb: dict[str, o
     assert (await client.get(KB)).json()["document_count"] == 0
 
 
+async def test_bulk_body_is_json_within_its_limit(
+    client: httpx.AsyncClient, kb: dict[str, object], app: object
+) -> None:
+    wrong_type = await client.post(
+        f"{KB}/chunks/bulk", content=b"text", headers={"content-type": "text/plain"}
+    )
+    assert wrong_type.status_code == 415
+    app.state.settings.max_bulk_bytes = 2_000  # type: ignore[attr-defined]
+    chunks = [{"text": "x" * 500, "doc_id": "d1", "chunk_index": i} for i in range(5)]
+    too_large = await client.post(f"{KB}/chunks/bulk", json={"chunks": chunks})
+    assert too_large.status_code == 413
+    assert too_large.headers["content-type"] == "application/problem+json"
+    within = await client.post(f"{KB}/chunks/bulk", json={"chunks": chunks[:2]})
+    assert within.status_code == 200, within.text
+    assert (await client.get(f"{KB}/chunks/count")).json()["count"] == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        (b'{"chunks": [{"text": "a", "doc_id": "d"}', "body"),  # cut off: not JSON
+        (b'{"chunks": [{"text": "a"}]}', "body.chunks.0.doc_id"),
+        (b'{"chunks": [{"text": "a", "doc_id": "d", "depth": -1}]}', "body.chunks.0.depth"),
+        (b'{"chunks": []}', "body.chunks"),
+    ],
+)
+async def test_invalid_bulk_bodies_are_422_naming_the_field(
+    client: httpx.AsyncClient, kb: dict[str, object], body: bytes, where: str
+) -> None:
+    response = await client.post(
+        f"{KB}/chunks/bulk", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    problem = response.json()
+    assert problem["type"].endswith("validation-error")
+    assert any(".".join(error["loc"]).startswith(where) for error in problem["errors"])
+    assert (await client.get(f"{KB}/chunks/count")).json()["count"] == 0
+
+
 async def test_bulk_with_vectors(client: httpx.AsyncClient, kb: dict[str, object]) -> None:
     chunks = [
         {"text": f"c{i}", "doc_id": f"d{i % 3}", "chunk_index": i, "vector": unit(384, i)}

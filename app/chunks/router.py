@@ -21,6 +21,7 @@ from app.chunks.schemas import (
 )
 from app.db.dependencies import SessionDep
 from app.documents.dependencies import DocumentDep
+from app.kit.bodies import read_json_model, require_json
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
@@ -62,11 +63,18 @@ async def upsert_chunk(
     "/chunks/bulk",
     operation_id="chunks-bulk_upsert",
     summary="Create or replace many chunks at once, all or nothing",
-    responses=problem_responses(404, 409, 422),
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/ChunkBulkUpsert"}}
+            },
+        }
+    },
+    responses=problem_responses(404, 409, 413, 415, 422),
 )
 async def bulk_upsert_chunks(
     request: Request,
-    data: ChunkBulkUpsert,
     kb: KnowledgeBaseDep,
     session: SessionDep,
     embedders: EmbedderFactoryDep,
@@ -80,6 +88,14 @@ async def bulk_upsert_chunks(
         ),
     ] = False,
 ) -> ChunkBulkResult:
+    # Read by hand: size-limited, and parsed from the bytes (app/kit/bodies.py).
+    require_json(request, '{"chunks": [{text, doc_id, vector?, ...}]}')
+    data = await read_json_model(
+        request,
+        ChunkBulkUpsert,
+        limit=request.app.state.settings.max_bulk_bytes,
+        what="a valid bulk of chunks",
+    )
     database = request.app.state.database
     job = await deferred_index.defer(database, kb) if defer_index else None
     try:

@@ -23,6 +23,7 @@ from app.documents.schemas import (
     TreeRead,
 )
 from app.documents.upload import precheck, read_json, read_json_batch, read_multipart
+from app.kit.bodies import require_json
 from app.kit.errors import AppError, UnsupportedMediaType, ValidationFailed
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
@@ -154,9 +155,7 @@ async def create_documents(
     request: Request, kb: KnowledgeBaseDep, database: DatabaseDep, visible: VisibleDocumentsDep
 ) -> JSONResponse:
     settings = request.app.state.settings
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type != "application/json":
-        raise UnsupportedMediaType('Send application/json: {"documents": [{text, title, ...}]}.')
+    require_json(request, '{"documents": [{text, title, ...}]}')
     uploads = await read_json_batch(request, settings.max_upload_bytes)
     checked = []
     for index, upload in enumerate(uploads):

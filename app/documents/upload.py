@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +14,8 @@ from starlette.formparsers import MultiPartException, MultiPartParser
 from app.auth.acl import DocumentAccess
 from app.documents.schemas import DocumentBatchCreate, DocumentCreate
 from app.ingestion.detect import detect_format
-from app.kit.errors import BadRequest, PayloadTooLarge, UnprocessableDocument, ValidationFailed
+from app.kit.bodies import limited_stream, read_json_model
+from app.kit.errors import BadRequest, UnprocessableDocument, ValidationFailed
 
 TEXT_FORMATS = frozenset({"text", "markdown", "csv", "html"})
 MAX_FORM_FIELD_BYTES = 1024 * 1024
@@ -38,51 +38,16 @@ class Upload:
     access: dict[str, Any] | None = None
 
 
-def _too_large(limit: int) -> PayloadTooLarge:
-    return PayloadTooLarge(f"The upload is larger than the limit of {limit} bytes.")
-
-
-async def limited_stream(request: Request, limit: int) -> AsyncGenerator[bytes, None]:
-    """The request body, cut off with 413 as soon as it passes `limit` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise _too_large(limit)
-    received = 0
-    async for piece in request.stream():
-        received += len(piece)
-        if received > limit:
-            raise _too_large(limit)
-        yield piece
-
-
-def _invalid_body(exc: ValidationError, what: str) -> ValidationFailed:
-    errors = [
-        {"loc": ["body", *map(str, err["loc"])], "msg": err["msg"], "type": err["type"]}
-        for err in exc.errors()
-    ]
-    return ValidationFailed(
-        f"The request body is not {what}: "
-        + "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors[:5]),
-        extra={"errors": errors},
-    )
-
-
 async def read_json(request: Request, limit: int) -> Upload:
-    body = b"".join([piece async for piece in limited_stream(request, limit)])
-    try:
-        data = DocumentCreate.model_validate_json(body)
-    except ValidationError as exc:
-        raise _invalid_body(exc, "a valid document") from exc
+    data = await read_json_model(request, DocumentCreate, limit=limit, what="a valid document")
     return _upload_of(data)
 
 
 async def read_json_batch(request: Request, limit: int) -> list[Upload]:
     """A batch body (`{"documents": [...]}`), within the same size limit as one upload."""
-    body = b"".join([piece async for piece in limited_stream(request, limit)])
-    try:
-        batch = DocumentBatchCreate.model_validate_json(body)
-    except ValidationError as exc:
-        raise _invalid_body(exc, "a valid batch of documents") from exc
+    batch = await read_json_model(
+        request, DocumentBatchCreate, limit=limit, what="a valid batch of documents"
+    )
     return [_upload_of(data) for data in batch.documents]
 
 
