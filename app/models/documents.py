@@ -16,6 +16,8 @@ class Document(UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "documents"
     __table_args__ = (
         Index("ix_documents_kb_sha", "knowledge_base_id", "content_sha256"),
+        # Search asks whether a failed document holds chunks (migration 0009).
+        Index("ix_documents_failed", "knowledge_base_id", postgresql_where="status = 'failed'"),
         Index(
             "uq_documents_kb_external_id",
             "knowledge_base_id",

@@ -175,6 +175,10 @@ class Plan:
     with_vectors: bool
     # The only documents whose chunks may match (`prefilter_documents`); None: any.
     documents: Sequence[uuid.UUID] | None = None
+    # Whether each candidate's document is looked up (status, filter, visibility): not
+    # needed for a search with neither filter nor visibility limit where no failed document
+    # of the searched knowledge bases holds chunks (`Prepared.failed_with_chunks`).
+    check_documents: bool = True
 
 
 @dataclass(slots=True)
@@ -211,6 +215,16 @@ class Result:
     trigram_count: int
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What `prepare` found: the query as each language's full text sees it, and whether a
+    failed document of the searched knowledge bases holds chunks (whose chunks search hides,
+    so candidates must then be checked against their documents)."""
+
+    queries: dict[str, TextQuery]
+    failed_with_chunks: bool
+
+
 async def prepare(
     session: AsyncSession,
     *,
@@ -218,7 +232,8 @@ async def prepare(
     query: str | None,
     languages: Sequence[str],
     websearch: bool,
-) -> dict[str, TextQuery]:
+    knowledge_base_ids: Sequence[uuid.UUID],
+) -> Prepared:
     """Set the transaction's planner settings and parse the query once per language.
 
     `plan_cache_mode`: a partial HNSW index only matches when the planner sees the knowledge
@@ -237,7 +252,19 @@ async def prepare(
         "set_config('enable_sort', 'off', true)",
         "set_config('pg_trgm.word_similarity_threshold', :trgm, true)",
     ]
-    params: dict[str, Any] = {"ef": str(ef_search), "trgm": str(TRIGRAM_THRESHOLD)}
+    params: dict[str, Any] = {
+        "ef": str(ef_search),
+        "trgm": str(TRIGRAM_THRESHOLD),
+        "kbs": list(knowledge_base_ids),
+    }
+    # Failed documents are few (a partial index holds them) and normally hold no chunks: a
+    # document's chunks are written with its `ready` status, and a failed reindex keeps the
+    # document ready. Only the chunk API can put chunks under a failed document.
+    settings.append(
+        "EXISTS (SELECT 1 FROM documents d WHERE d.knowledge_base_id = ANY(CAST(:kbs AS uuid[])) "
+        "AND d.status = 'failed' AND EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = d.id)) "
+        "AS failed_with_chunks"
+    )
     path = search_path_for(session)
     if path is not None:  # keeps the GIN indexes usable under RLS
         settings.append("set_config('search_path', :path, true)")
@@ -260,8 +287,12 @@ async def prepare(
     if wanted:
         params |= {"query": query, "websearch": websearch}
     row = (await session.execute(text("SELECT " + ", ".join(settings)), params)).mappings().one()
+    failed_with_chunks = bool(row["failed_with_chunks"])
     if not wanted:
-        return {language: TextQuery(None, [], websearch=websearch) for language in languages}
+        return Prepared(
+            {language: TextQuery(None, [], websearch=websearch) for language in languages},
+            failed_with_chunks,
+        )
     found: dict[str, TextQuery] = {}
     for i, language in enumerate(wanted):
         lexemes: list[str] = list(row[f"lexemes_{i}"] or [])
@@ -271,7 +302,7 @@ async def prepare(
             row[f"websearch_{i}"] if websearch else (" | ".join(map(quote_lexeme, lexemes)) or None)
         )
         found[language] = TextQuery(tsquery, lexemes[:MAX_SCORED_TERMS], lexemes, websearch)
-    return found
+    return Prepared(found, failed_with_chunks)
 
 
 def quote_lexeme(lexeme: str) -> str:
@@ -354,19 +385,18 @@ def _scope(target: Target, plan: Plan, index: int) -> Select[Any]:
     security its tenancy predicates make it expect a handful of documents, so it would walk
     every chunk by document instead of reading the HNSW or GIN index of chunks.
     """
-    document_ok = (
-        select(and_(documents.c.status != "failed", plan.condition))
-        .where(documents.c.id == chunks.c.document_id)
-        .scalar_subquery()
-    )
     scope = (
         select()
         .select_from(chunks)
-        .where(
-            chunks.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id),
-            document_ok,
-        )
+        .where(chunks.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
     )
+    if plan.check_documents:
+        document_ok = (
+            select(and_(documents.c.status != "failed", plan.condition))
+            .where(documents.c.id == chunks.c.document_id)
+            .scalar_subquery()
+        )
+        scope = scope.where(document_ok)
     if plan.documents is not None:
         chosen = bindparam("prefiltered_documents", list(plan.documents), ARRAY(Uuid))
         scope = scope.where(chunks.c.document_id == any_(chosen))
@@ -814,6 +844,7 @@ def shape(plan: Plan) -> tuple[Any, ...] | None:
         plan.offset,
         plan.with_vectors,
         plan.documents is not None,
+        plan.check_documents,
     )
 
 

@@ -207,13 +207,18 @@ async def search(
     if mode is SearchMode.HYBRID and query is None:
         mode, degraded = SearchMode.VECTOR, "no query text"
 
-    parsed = await repository.prepare(
+    prepared = await repository.prepare(
         session,
         ef_search=ef_search_for(options.candidates, options.ef_search),
         query=query,
         languages=[kb.text_search_language for kb in kbs],
         websearch=options.text_match is TextMatch.WEBSEARCH,
+        knowledge_base_ids=[kb.id for kb in kbs],
     )
+    parsed = prepared.queries
+    # Neither a filter nor a visibility limit: nothing to ask of a candidate's document but
+    # its status, and that only where a failed document holds chunks.
+    unconditioned = options.filter is None and (visible is None or isinstance(visible, True_))
     use_text = mode is not SearchMode.VECTOR
     statistics = await _text_statistics_of(session, kbs) if use_text and query is not None else {}
     pooled = options.rerank or options.mmr is not None
@@ -231,7 +236,7 @@ async def search(
                 parsed[kb.text_search_language],
                 *statistics.get(kb.id, (0, None)),
                 # A filter drops matched chunks after the budget is spent: no pruning then.
-                prune=options.filter is None and (visible is None or isinstance(visible, True_)),
+                prune=unconditioned,
                 wanted=max(options.candidates, wanted),
             )
             for kb in kbs
@@ -251,6 +256,7 @@ async def search(
         limit=max(options.rerank_depth, wanted) if pooled else options.top_k,
         offset=0 if pooled else options.offset,
         with_vectors=Include.VECTORS in options.include or options.mmr is not None,
+        check_documents=not unconditioned or prepared.failed_with_chunks,
     )
     chosen = await _chosen_documents(session, kbs, options, visible)
     if chosen is not None:

@@ -8,9 +8,12 @@ ones replace them; a `failed` document's chunks are never returned.
 from __future__ import annotations
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.search import repository
 from tests.search.corpus import add_document, create_kb, search, titles
 
 REPROCESSING = ["queued", "parsing", "chunking", "embedding"]
@@ -30,6 +33,29 @@ async def test_failed_documents_never_returned_reprocessed_ones_stay(
         assert sorted(titles(found)) == expected, mode
     short = await search(client, kb, query="quarz", mode="text")
     assert sorted(titles(short)) == expected
+
+
+async def test_documents_are_looked_up_only_where_filters_or_failed_ones_need_it(
+    client: httpx.AsyncClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = await create_kb(client, "lookups")
+    await add_document(app, kb, ["quartz crystals oscillate"], title="ready")
+    await add_document(app, kb, [], title="failed, no chunks", status="failed")
+    checked: list[bool] = []
+    original = repository.search
+
+    async def spy(session: AsyncSession, plan: repository.Plan) -> repository.Result:
+        checked.append(plan.check_documents)
+        return await original(session, plan)
+
+    monkeypatch.setattr(repository, "search", spy)
+    plain = await search(client, kb, query="quartz crystals")
+    filtered = await search(client, kb, query="quartz crystals", filter={"doc_title": "ready"})
+    await add_document(app, kb, ["quartz crystals oscillate"], title="failed", status="failed")
+    after_failure = await search(client, kb, query="quartz crystals")
+    # No filter and no failed document holding chunks: candidates skip their document.
+    assert checked == [False, True, True]
+    assert titles(plain) == titles(filtered) == titles(after_failure) == ["ready"]
 
 
 async def test_a_deleted_documents_chunks_never_appear(
