@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -76,17 +77,67 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
     url, embedded = _database_url(settings)
     try:
         upgrade_to_head(url)
-        app = create_app(settings, database_url=url)
         logger.info(
-            "serving on http://%s:%d (%s)",
+            "serving on http://%s:%d (%s, %d HTTP process%s)",
             host,
             port,
             "embedded postgres" if embedded else "DATABASE_URL",
+            settings.http_workers,
+            "es" if settings.http_workers > 1 else "",
         )
-        uvicorn.run(app, host=host, port=port, log_level=settings.log_level)
+        if settings.http_workers > 1:
+            serve_processes(settings, url, host=host, port=port)
+        else:
+            uvicorn.run(
+                create_app(settings, database_url=url),
+                host=host,
+                port=port,
+                log_level=settings.log_level,
+            )
     finally:
         if embedded is not None:
             embedded.stop()
+
+
+def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> None:
+    """`http_workers` HTTP processes on one socket, and the job loops in an `arbor worker`
+    process beside them, all on `url`; returns once uvicorn's supervisor has stopped them.
+
+    One Python process serves requests on one core: a second one lets two bulk loads parse and
+    stream at once (docs/benchmarks.md). The children are spawned, so they read their settings
+    from the environment set here.
+    """
+    import subprocess
+
+    import uvicorn
+
+    os.environ["DATABASE_URL"] = url
+    os.environ["ARBOR_HOST"] = host
+    os.environ["PORT"] = str(port)
+    jobs = None
+    if settings.workers > 0:
+        jobs = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "worker", "--concurrency", str(settings.workers)]
+        )
+    # The HTTP processes leave the jobs to that process (they still queue them).
+    os.environ["ARBOR_WORKERS"] = "0"
+    try:
+        uvicorn.run(
+            "app.main:app_from_environment",
+            factory=True,
+            host=host,
+            port=port,
+            workers=settings.http_workers,
+            log_level=settings.log_level,
+        )
+    finally:
+        if jobs is not None:
+            jobs.send_signal(signal.SIGTERM)
+            try:
+                jobs.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                jobs.kill()
+                jobs.wait()
 
 
 async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:

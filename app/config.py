@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     default_page_size: int = 20
     # Background ingestion: in-process workers (0: only `arbor worker` processes run jobs).
     workers: int = 4
+    # HTTP processes of `arbor serve`. Above 1 they share one listening socket (uvicorn's
+    # supervisor) and the `workers` job loops run in one process of their own beside them.
+    http_workers: int = Field(default=1, ge=1)
     # Ingest jobs of one knowledge base a worker claims and runs together when they queue up:
     # one transaction per stage and full model batches for the lot (1: one at a time).
     ingest_batch_size: int = Field(default=16, ge=1)

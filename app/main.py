@@ -52,6 +52,13 @@ TAGS = [
 ]
 
 
+def app_from_environment() -> FastAPI:
+    """One HTTP process of `arbor serve` with `http_workers` > 1 (uvicorn's app factory): its
+    settings come from the environment, where the parent put the database URL and no job
+    loops (`app.cli.serve_processes`)."""
+    return create_app(get_settings())
+
+
 def create_app(
     settings: Settings | None = None,
     *,

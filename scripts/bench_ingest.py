@@ -59,14 +59,23 @@ def load_corpus(limit: int | None) -> list[dict[str, str]]:
 
 
 def cpu_seconds(server_pid: int) -> dict[str, float]:
-    """CPU time used so far by the service's process and by Postgres (every postgres process
-    on the machine: the embedded server is not the service's child)."""
-    service = psutil.Process(server_pid).cpu_times()
+    """CPU time used so far by the service's processes (the server and, with
+    ARBOR_HTTP_WORKERS > 1, its HTTP and job processes) and by Postgres (every postgres
+    process on the machine: the embedded server is not the service's child)."""
+    server = psutil.Process(server_pid)
+    service = 0.0
+    for process in [server, *server.children(recursive=True)]:
+        try:
+            if process.name() != "postgres":
+                times = process.cpu_times()
+                service += times.user + times.system
+        except psutil.NoSuchProcess:
+            continue
     postgres = 0.0
     for process in psutil.process_iter(["name", "cpu_times"]):
         if process.info["name"] == "postgres" and process.info["cpu_times"] is not None:
             postgres += process.info["cpu_times"].user + process.info["cpu_times"].system
-    return {"service": service.user + service.system, "postgres": postgres}
+    return {"service": service, "postgres": postgres}
 
 
 class RssSampler(threading.Thread):

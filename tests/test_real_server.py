@@ -61,3 +61,59 @@ def test_serve_from_empty_data_dir(tmp_path: Path) -> None:
     # The embedded Postgres was stopped cleanly: no postmaster.pid left behind.
     assert (data_dir / "pg" / "PG_VERSION").exists()
     assert not (data_dir / "pg" / "postmaster.pid").exists()
+
+
+def test_serve_with_two_http_processes_and_a_job_process(tmp_path: Path) -> None:
+    """ARBOR_HTTP_WORKERS=2: two HTTP processes share the port, one more runs the jobs; an
+    upload is ingested and found, and SIGTERM stops every process and the embedded Postgres."""
+    import psutil
+
+    data_dir = tmp_path / "data"
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update(ARBOR_DATA_DIR=str(data_dir), PORT=str(port), ARBOR_HTTP_WORKERS="2")
+    log = (tmp_path / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve"], env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    base = f"http://127.0.0.1:{port}"
+    children: list[psutil.Process] = []
+    try:
+        wait_ready(base, process, timeout_s=120)
+        children = [
+            child
+            for child in psutil.Process(process.pid).children(recursive=True)
+            if child.name() != "postgres"
+        ]
+        commands = [" ".join(child.cmdline()) for child in children]
+        assert sum("app.cli worker" in command for command in commands) == 1, commands
+        assert sum("multiprocessing" in command for command in commands) >= 2, commands
+        created = httpx.post(f"{base}/v1/knowledge-bases", json={"name": "demo"}, timeout=10)
+        assert created.status_code == 201, created.text
+        uploaded = httpx.post(
+            f"{base}/v1/knowledge-bases/demo/documents",
+            params={"wait": "true", "timeout": "60"},
+            json={"text": "Basalt columns form as lava cools.", "title": "basalt"},
+            timeout=90,
+        )
+        assert uploaded.status_code in (200, 201, 202), uploaded.text
+        assert uploaded.json()["status"] == "ready", uploaded.text
+        # Either HTTP process answers: each sees the document the job process ingested.
+        for _ in range(4):
+            found = httpx.post(
+                f"{base}/v1/knowledge-bases/demo/search",
+                json={"query": "basalt lava", "mode": "text"},
+                timeout=10,
+            ).json()
+            assert [hit["doc_title"] for hit in found["hits"]] == ["basalt"]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        code = process.wait(timeout=90)
+        log.close()
+    assert code in (0, 128 + signal.SIGTERM), (tmp_path / "server.log").read_text()
+    assert children, "no child processes were seen"
+    # Every child ends with serve (multiprocessing's resource tracker a moment after it).
+    _, alive = psutil.wait_procs(children, timeout=15)
+    alive = [child for child in alive if child.status() != psutil.STATUS_ZOMBIE]
+    assert not alive, f"children outlived serve: {alive}"
+    assert not (data_dir / "pg" / "postmaster.pid").exists()
