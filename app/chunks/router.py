@@ -21,7 +21,7 @@ from app.chunks.schemas import (
 )
 from app.db.dependencies import SessionDep
 from app.documents.dependencies import DocumentDep
-from app.kit.bodies import read_json_model, require_json
+from app.kit.bodies import json_request_body, read_json_model, require_json
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
@@ -63,14 +63,7 @@ async def upsert_chunk(
     "/chunks/bulk",
     operation_id="chunks-bulk_upsert",
     summary="Create or replace many chunks at once, all or nothing",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/ChunkBulkUpsert"}}
-            },
-        }
-    },
+    openapi_extra=json_request_body(ChunkBulkUpsert),
     responses=problem_responses(404, 409, 413, 415, 422),
 )
 async def bulk_upsert_chunks(

@@ -16,6 +16,7 @@ from app.documents import service
 from app.documents.dependencies import DocumentDep
 from app.documents.schemas import (
     MAX_BATCH_DOCUMENTS,
+    DocumentBatchCreate,
     DocumentBatchItem,
     DocumentBatchRead,
     DocumentRead,
@@ -23,7 +24,7 @@ from app.documents.schemas import (
     TreeRead,
 )
 from app.documents.upload import precheck, read_json, read_json_batch, read_multipart
-from app.kit.bodies import require_json
+from app.kit.bodies import json_request_body, require_json
 from app.kit.errors import AppError, UnsupportedMediaType, ValidationFailed
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
@@ -137,14 +138,7 @@ async def create_document(
         "before; 202 when any was created, else 200. Documents of one batch are ingested "
         "together, which is the fast way to load many short documents."
     ),
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/DocumentBatchCreate"}}
-            },
-        }
-    },
+    openapi_extra=json_request_body(DocumentBatchCreate),
     responses={
         200: {"model": DocumentBatchRead, "description": "Every document existed already"},
         202: {"model": DocumentBatchRead, "description": "Queued"},

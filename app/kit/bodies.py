@@ -8,7 +8,7 @@ once instead of twice, by pydantic's `model_validate_json` on the bytes.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from fastapi import Request
 from pydantic import BaseModel, ValidationError
@@ -16,6 +16,15 @@ from pydantic import BaseModel, ValidationError
 from app.kit.errors import PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def json_request_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The `openapi_extra` of a route that reads a JSON `model` by hand: the spec still names
+    its body (app/main.py puts the model's schema in components)."""
+    reference = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {
+        "requestBody": {"required": True, "content": {"application/json": {"schema": reference}}}
+    }
 
 
 def _too_large(limit: int) -> PayloadTooLarge:
