@@ -32,7 +32,8 @@ def with_database(url: str, name: str) -> str:
 def pg_url() -> Iterator[str]:
     """The embedded server, in a temporary data dir removed at the end of the run."""
     root = Path(tempfile.mkdtemp(prefix="arbor-test-"))
-    server = EmbeddedPostgres(root / "pg", delete_on_close=True)
+    # Small databases: a bounded buffer pool rather than the service's quarter of the RAM.
+    server = EmbeddedPostgres(root / "pg", delete_on_close=True, shared_buffers="256MB")
     url = server.start()
     yield url
     server.stop()

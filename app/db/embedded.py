@@ -64,6 +64,9 @@ class EmbeddedPostgres:
         fresh = not (self.pgdata / "PG_VERSION").exists()
         self._launch()
         if self._configure() and fresh:
+            # Only stop for the restart: in "delete" mode pgserver's cleanup would remove the
+            # data directory, and with it the setting just written (initdb's 128 MB again).
+            self._server.cleanup_mode = "stop"
             self._server.cleanup()
             self._launch()
         uri: str = self._server.get_uri()
