@@ -15,6 +15,7 @@ from app.audit.middleware import AuditMiddleware
 from app.audit.router import router as audit_router
 from app.audit.service import prune_periodically
 from app.auth import mode as auth_mode
+from app.auth.ratelimit import RateLimiter
 from app.auth.service import ensure_bootstrap_key
 from app.chunks.embedding import EmbedderFactory
 from app.chunks.providers import default_embedder_factory
@@ -31,7 +32,6 @@ from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
 from app.jobs.worker import WorkerPool
 from app.kit.problems import Problem, install_problem_handlers
-from app.kit.ratelimit import RateLimiter
 from app.knowledge_bases.router import router as knowledge_bases_router
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
@@ -74,7 +74,6 @@ def create_app(
         mode = auth_mode.resolve(settings)
         auth_mode.announce(mode, settings)
         app.state.auth_mode = mode
-        app.state.rate_limiter = RateLimiter(mode.rate_limit_per_minute)
         url = database_url or settings.database_url
         embedded: EmbeddedPostgres | None = None
         if url is None:
@@ -83,6 +82,7 @@ def create_app(
             )
             url = embedded.start()
         app.state.database = Database(url, settings)
+        app.state.rate_limiter = RateLimiter(app.state.database, mode.rate_limit_per_minute)
         if mode.enabled and settings.admin_key is None:
             await ensure_bootstrap_key(app.state.database, settings)
         pool: WorkerPool | None = None

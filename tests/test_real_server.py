@@ -13,6 +13,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.auth.helpers import ADMIN_KEY, bearer
+
+RATE_LIMIT = 10
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -65,13 +69,21 @@ def test_serve_from_empty_data_dir(tmp_path: Path) -> None:
 
 def test_serve_with_two_http_processes_and_a_job_process(tmp_path: Path) -> None:
     """ARBOR_HTTP_WORKERS=2: two HTTP processes share the port, one more runs the jobs; an
-    upload is ingested and found, and SIGTERM stops every process and the embedded Postgres."""
+    upload is ingested and found, a key's rate limit is one budget across the processes, and
+    SIGTERM stops every process and the embedded Postgres."""
     import psutil
 
     data_dir = tmp_path / "data"
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    env.update(ARBOR_DATA_DIR=str(data_dir), PORT=str(port), ARBOR_HTTP_WORKERS="2")
+    env.update(
+        ARBOR_DATA_DIR=str(data_dir),
+        PORT=str(port),
+        ARBOR_HTTP_WORKERS="2",
+        ARBOR_ADMIN_KEY=ADMIN_KEY,
+        ARBOR_RATE_LIMIT_PER_MINUTE=str(RATE_LIMIT),
+    )
+    auth = bearer(ADMIN_KEY)
     log = (tmp_path / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve"], env=env, stdout=log, stderr=subprocess.STDOUT
@@ -88,12 +100,15 @@ def test_serve_with_two_http_processes_and_a_job_process(tmp_path: Path) -> None
         commands = [" ".join(child.cmdline()) for child in children]
         assert sum("app.cli worker" in command for command in commands) == 1, commands
         assert sum("multiprocessing" in command for command in commands) >= 2, commands
-        created = httpx.post(f"{base}/v1/knowledge-bases", json={"name": "demo"}, timeout=10)
+        created = httpx.post(
+            f"{base}/v1/knowledge-bases", json={"name": "demo"}, headers=auth, timeout=10
+        )
         assert created.status_code == 201, created.text
         uploaded = httpx.post(
             f"{base}/v1/knowledge-bases/demo/documents",
             params={"wait": "true", "timeout": "60"},
             json={"text": "Basalt columns form as lava cools.", "title": "basalt"},
+            headers=auth,
             timeout=90,
         )
         assert uploaded.status_code in (200, 201, 202), uploaded.text
@@ -103,9 +118,17 @@ def test_serve_with_two_http_processes_and_a_job_process(tmp_path: Path) -> None
             found = httpx.post(
                 f"{base}/v1/knowledge-bases/demo/search",
                 json={"query": "basalt lava", "mode": "text"},
+                headers=auth,
                 timeout=10,
             ).json()
             assert [hit["doc_title"] for hit in found["hits"]] == ["basalt"]
+        # Six requests so far. One connection per request spreads them over both processes;
+        # counted per process, each would allow RATE_LIMIT.
+        codes = [
+            httpx.get(f"{base}/v1/knowledge-bases", headers=auth, timeout=10).status_code
+            for _ in range(RATE_LIMIT)
+        ]
+        assert codes == [200] * (RATE_LIMIT - 6) + [429] * 6, codes
     finally:
         process.send_signal(signal.SIGTERM)
         code = process.wait(timeout=90)

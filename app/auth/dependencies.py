@@ -12,9 +12,9 @@ from app.auth import service
 from app.auth.acl import visible_documents_clause
 from app.auth.callers import Caller, Scope
 from app.auth.mode import AuthMode
+from app.auth.ratelimit import RateLimiter
 from app.db.engine import Database
 from app.kit.errors import Forbidden, RateLimited
-from app.kit.ratelimit import RateLimiter
 
 PROJECT_HEADER = "X-Arbor-Project"
 PRINCIPALS_HEADER = "X-Arbor-Principals"
@@ -49,7 +49,7 @@ async def get_caller(
     )
     state.caller = caller
     limiter: RateLimiter = app_state.rate_limiter
-    retry_after = limiter.hit(caller.rate_limit_key)
+    retry_after = await limiter.hit(caller.rate_limit_key)
     if retry_after is not None:
         raise RateLimited(
             f"More than {limiter.per_minute} requests per minute with this key; retry in "

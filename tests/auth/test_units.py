@@ -1,4 +1,4 @@
-"""Pure pieces: key strings, scopes, the rate limiter, the auth-mode decision."""
+"""Pure pieces: key strings, scopes, the auth-mode decision."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from app.auth.mode import UnsafeConfiguration, is_loopback, resolve
 from app.auth.service import parse_principals
 from app.config import Settings
 from app.kit.errors import Forbidden
-from app.kit.ratelimit import RateLimiter
 from tests.auth.helpers import ADMIN_KEY
 
 
@@ -64,46 +63,6 @@ def test_principals_header() -> None:
         parse_principals(",".join(f"p{n}" for n in range(101)))
     with pytest.raises(Forbidden):
         parse_principals("x" * 257)
-
-
-class Clock:
-    def __init__(self, now: float = 1_000_020.0) -> None:  # 20 s into a minute
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_rate_limiter_counts_per_key_and_says_when_to_retry() -> None:
-    clock = Clock()
-    limiter = RateLimiter(3, clock=clock)
-    assert [limiter.hit("a") for _ in range(3)] == [None, None, None]
-    retry = limiter.hit("a")
-    assert retry is not None
-    assert 40 <= retry <= 120
-    assert limiter.hit("b") is None  # another key has its own budget
-    clock.now += retry
-    assert limiter.hit("a") is None
-
-
-def test_rate_limiter_slides_the_previous_minute_out() -> None:
-    clock = Clock(1_000_020.0)
-    limiter = RateLimiter(10, clock=clock)
-    for _ in range(10):
-        assert limiter.hit("k") is None
-    clock.now = 1_000_080.0 + 6  # 6 s into the next minute: 10 * 54/60 = 9 still count
-    assert limiter.hit("k") is None
-    retry = limiter.hit("k")
-    assert retry is not None
-    clock.now += retry
-    assert limiter.hit("k") is None
-    clock.now += 600  # long idle: a fresh budget
-    assert [limiter.hit("k") for _ in range(10)] == [None] * 10
-
-
-def test_rate_limiter_off() -> None:
-    limiter = RateLimiter(0, clock=Clock())
-    assert all(limiter.hit("k") is None for _ in range(10_000))
 
 
 @pytest.mark.parametrize(
