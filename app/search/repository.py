@@ -203,6 +203,8 @@ class Row:
     text_rank: int | None
     text_score: float | None
     text_match: str | None
+    vector_normalized: float | None = None
+    text_normalized: float | None = None
     embedding: list[float] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -661,17 +663,20 @@ def _completed_weighted(plan: Plan, vector: CTE, text_side: CTE, completion: CTE
     )
     v_low, v_high = func.min(base.c.completed).over(), func.max(base.c.completed).over()
     t_low, t_high = func.min(base.c.text_completed).over(), func.max(base.c.text_completed).over()
-    score = w * _minmax(base.c.completed, v_low, v_high, base.c.completed) + (1 - w) * _minmax(
-        base.c.text_completed, t_low, t_high, base.c.text_completed
-    )
+    v_norm = _minmax(base.c.completed, v_low, v_high, base.c.completed)
+    t_norm = _minmax(base.c.text_completed, t_low, t_high, base.c.text_completed)
+    # explain shows what fusion used: the completed scores and their normalised values, so
+    # that score = w * vector_normalized + (1 - w) * text_normalized can be checked per hit.
     return select(
         base.c.id,
-        cast(score, Float).label("score"),
+        cast(w * v_norm + (1 - w) * t_norm, Float).label("score"),
         base.c.vector_rank,
-        base.c.vector_similarity,
+        base.c.completed.label("vector_similarity"),
         base.c.text_rank,
-        base.c.text_score,
+        base.c.text_completed.label("text_score"),
         base.c.text_kind,
+        cast(v_norm, Float).label("vector_normalized"),
+        cast(t_norm, Float).label("text_normalized"),
     ).cte("fused")
 
 
@@ -683,6 +688,14 @@ def _explain_columns(vector: CTE, text_side: CTE) -> list[ColumnElement[Any]]:
         text_side.c.rank.label("text_rank"),
         text_side.c.score.label("text_score"),
         text_side.c.kind.label("text_kind"),
+    ]
+
+
+def _no_normalisation() -> list[ColumnElement[Any]]:
+    """Rank fusion and single-side searches normalise nothing."""
+    return [
+        cast(null(), Float).label("vector_normalized"),
+        cast(null(), Float).label("text_normalized"),
     ]
 
 
@@ -700,6 +713,7 @@ def _fused(plan: Plan, vector: CTE | None, text_side: CTE | None, completion: CT
                 func.coalesce(vector.c.id, text_side.c.id).label("id"),
                 cast(score, Float).label("score"),
                 *_explain_columns(vector, text_side),
+                *_no_normalisation(),
             )
             .select_from(vector.join(text_side, vector.c.id == text_side.c.id, full=True))
             .cte("fused")
@@ -713,6 +727,7 @@ def _fused(plan: Plan, vector: CTE | None, text_side: CTE | None, completion: CT
             cast(null(), Integer).label("text_rank"),
             cast(null(), Float).label("text_score"),
             cast(null(), Integer).label("text_kind"),
+            *_no_normalisation(),
         ).cte("fused")
     assert text_side is not None
     return select(
@@ -723,6 +738,7 @@ def _fused(plan: Plan, vector: CTE | None, text_side: CTE | None, completion: CT
         text_side.c.rank.label("text_rank"),
         text_side.c.score.label("text_score"),
         text_side.c.kind.label("text_kind"),
+        *_no_normalisation(),
     ).cte("fused")
 
 
@@ -786,6 +802,8 @@ def statement(plan: Plan) -> Select[Any]:
         page.c.text_rank,
         page.c.text_score,
         page.c.text_kind,
+        page.c.vector_normalized,
+        page.c.text_normalized,
         chunks.c.document_id,
         chunks.c.knowledge_base_id,
         title.label("doc_title"),
@@ -940,6 +958,8 @@ def _row(r: Any) -> Row:
         text_match=None
         if r["text_kind"] is None
         else ("trigram" if r["text_kind"] else "fulltext"),
+        vector_normalized=_float(r["vector_normalized"]),
+        text_normalized=_float(r["text_normalized"]),
         embedding=None if embedding is None else [float(x) for x in embedding],
     )
 

@@ -181,11 +181,38 @@ class HitContext(BaseModel):
 
 
 class HitExplain(BaseModel):
-    vector_rank: int | None = Field(default=None, description="1-based rank on the vector side.")
-    vector_similarity: float | None = Field(default=None, description="Cosine similarity.")
-    text_rank: int | None = None
-    text_score: float | None = None
+    """How a hit's score came about. With weighted hybrid fusion, `score` (`fused_score`) is
+    `vector_weight * vector_normalized + (1 - vector_weight) * text_normalized`."""
+
+    vector_rank: int | None = Field(
+        default=None,
+        description="1-based rank on the vector side; null when not among its candidates.",
+    )
+    vector_similarity: float | None = Field(
+        default=None,
+        description="Cosine similarity. With weighted hybrid fusion, also for a chunk that was "
+        "not a vector candidate (computed from its stored vector, as fusion used it).",
+    )
+    text_rank: int | None = Field(
+        default=None,
+        description="1-based rank on the text side; null when not among its candidates.",
+    )
+    text_score: float | None = Field(
+        default=None,
+        description="Text score (docs/search.md). With weighted hybrid fusion, also for a chunk "
+        "that was not a text candidate (0 when it holds no query term), as fusion used it.",
+    )
     text_match: str | None = Field(default=None, description="`fulltext` or `trigram`.")
+    vector_normalized: float | None = Field(
+        default=None,
+        description="Weighted hybrid fusion: vector_similarity min-max normalised over every "
+        "candidate of both sides, in [0, 1].",
+    )
+    text_normalized: float | None = Field(
+        default=None,
+        description="Weighted hybrid fusion: text_score min-max normalised over every "
+        "candidate of both sides, in [0, 1].",
+    )
     fused_score: float | None = None
     rerank_score: float | None = None
     mmr_rank: int | None = None

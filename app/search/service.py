@@ -395,6 +395,8 @@ def _hit(
             text_rank=row.text_rank,
             text_score=row.text_score,
             text_match=row.text_match,
+            vector_normalized=row.vector_normalized,
+            text_normalized=row.text_normalized,
             fused_score=row.extra.get("fused_score", row.score)
             if mode is SearchMode.HYBRID
             else None,

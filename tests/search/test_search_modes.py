@@ -96,8 +96,22 @@ async def test_weighted_fusion_completes_the_side_that_missed_a_candidate(
     assert by_title["Alpha"]["score"] == pytest.approx(
         0.5 * by_title["Alpha"]["explain"]["text_score"] / best_text
     )
-    # explain keeps each side's own view: Alpha was not a vector candidate.
-    assert by_title["Alpha"]["explain"]["vector_rank"] is None
+    # explain shows what fusion used: Alpha was not a vector candidate (no vector rank) but
+    # its similarity was computed (0), Gamma holds no query term (text score 0), and every
+    # score is the weighted sum of the normalised values explain reports.
+    alpha, gamma = by_title["Alpha"]["explain"], by_title["Gamma"]["explain"]
+    assert alpha["vector_rank"] is None
+    assert alpha["vector_similarity"] == pytest.approx(0.0)
+    assert gamma["text_rank"] is None
+    assert gamma["text_score"] == pytest.approx(0.0)
+    assert gamma["vector_normalized"] == pytest.approx(1.0)
+    for hit in found["hits"]:
+        explain = hit["explain"]
+        assert 0.0 <= explain["vector_normalized"] <= 1.0
+        assert 0.0 <= explain["text_normalized"] <= 1.0
+        assert hit["score"] == pytest.approx(
+            0.5 * explain["vector_normalized"] + 0.5 * explain["text_normalized"]
+        )
 
 
 async def test_hybrid_rrf_fuses_ranks(client: httpx.AsyncClient, kb: Any) -> None:
