@@ -486,14 +486,22 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
             .where(matched.c.hits.op("@@", is_comparison=True)(term))
             .scalar_subquery()
         )
-        df = func.coalesce(terms.c.known, counted)
+        # Materialised apart from the idf below: the formula names df twice, and Postgres
+        # would run the counting subquery once for each mention.
+        frequencies = (
+            select(term.label("term"), func.coalesce(terms.c.known, counted).label("df"))
+            .select_from(terms)
+            .cte(f"text_df_{index}")
+            .prefix_with("MATERIALIZED")
+        )
+        df = frequencies.c.df
         total = func.greatest(bindparam(f"n_{index}", target.chunk_count, Integer), matched_count)
         weights = (
             select(
-                term.label("term"),
+                frequencies.c.term,
                 func.ln(1.0 + (total - df + 0.5) / (df + 0.5)).label("idf"),
             )
-            .select_from(terms)
+            .select_from(frequencies)
             .cte(f"text_idf_{index}")
             # Computed once: inlined, a misestimated plan would recount it per chunk.
             .prefix_with("MATERIALIZED")
