@@ -38,7 +38,7 @@ from sqlalchemy import (
     true,
     union_all,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, REGCONFIG, TSQUERY
+from sqlalchemy.dialects.postgresql import ARRAY, REAL, REGCONFIG, TSQUERY
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
 from sqlalchemy.types import UserDefinedType
@@ -627,16 +627,17 @@ def _minmax(value: Any, low: Any, high: Any, present: Any) -> ColumnElement[floa
     )
 
 
-def _vector_literal(vector: Sequence[float]) -> str:
-    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+def _vector_values(vector: Sequence[float]) -> list[float]:
+    return [float(x) for x in vector]
 
 
 def _query_vector(plan: Plan) -> ColumnElement[Any]:
+    """The query vector, sent as a binary float4[] and cast in SQL. As a '[...]' text literal
+    it was parsed (one strtof per component) at every mention in the plan: about 5 % of
+    Postgres's CPU per hybrid search (perf)."""
     assert plan.vector is not None
-    return cast(
-        bindparam("query_vector", _vector_literal(plan.vector), Text),
-        _Cast(vector_cast(plan.dimensions)),
-    )
+    values = bindparam("query_vector", _vector_values(plan.vector), ARRAY(REAL))
+    return cast(cast(values, ARRAY(REAL)), _Cast(vector_cast(plan.dimensions)))
 
 
 def _completed_weighted(plan: Plan, vector: CTE, text_side: CTE, completion: CTE | None) -> CTE:
@@ -888,7 +889,7 @@ def bound_values(plan: Plan) -> dict[str, Any]:
             values[f"known_{index}"] = [target.common.get(t) for t in target.terms]
             values[f"n_{index}"] = target.chunk_count
     if plan.vector is not None:
-        values["query_vector"] = _vector_literal(plan.vector)
+        values["query_vector"] = _vector_values(plan.vector)
     if plan.use_text and plan.trigram_query is not None:
         values["trigram_query"] = plan.trigram_query
     queries = {t.tsquery for t in plan.targets if t.tsquery is not None}

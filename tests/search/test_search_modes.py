@@ -238,3 +238,16 @@ async def test_a_query_of_stop_words_only_finds_nothing_by_text(
     found = await search(client, kb, query="the of and", mode="text")
     assert found["hits"] == []
     assert found["text_query"] is None
+
+
+async def test_vector_search_above_2000_dimensions_uses_halfvec(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    # 3,072 dimensions: the index and the query vector are cast to halfvec(3072).
+    big = await create_kb(client, "wide", embedding={"provider": "none", "dimensions": 3072})
+    for title, components in (("near", [1, 0.1]), ("far", [0, 1]), ("middle", [1, 1])):
+        vector = unit(components, dims=3072)
+        await add_document(app, big, [ChunkSpec(title, vector=vector)], title=title)
+    found = await search(client, big, vector=unit([1, 0], dims=3072), mode="vector")
+    assert titles(found) == ["near", "middle", "far"]
+    assert found["hits"][0]["score"] == pytest.approx(1 / (1.01**0.5), abs=1e-3)
