@@ -149,9 +149,14 @@ async def load(
         await create_vector_index(
             session, knowledge_base_id=kb.id, dimensions=DIMS, m=16, ef_construction=64
         )
+    # What autovacuum does within a minute of a load this size (it is past its insert
+    # threshold): statistics, hint bits and the visibility map, and the GIN indexes' pending
+    # lists merged. Without it every search scans the pending list a load leaves behind.
+    autocommit = db.engine.execution_options(isolation_level="AUTOCOMMIT")
+    async with autocommit.connect() as connection:
+        await connection.execute(text("VACUUM (ANALYZE) chunks"))
+        await connection.execute(text("VACUUM (ANALYZE) documents"))
     async with db.transaction() as session:
-        await session.execute(text("ANALYZE chunks"))
-        await session.execute(text("ANALYZE documents"))
         # What the `text_stats` job does soon after a load (search queues it when missing).
         await text_statistics.refresh(session, knowledge_base_id=kb.id, project_id=project.id)
     positions = {doc_id: i for i, doc_id in enumerate(doc_ids)}
