@@ -499,7 +499,7 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         weights = (
             select(
                 frequencies.c.term,
-                func.ln(1.0 + (total - df + 0.5) / (df + 0.5)).label("idf"),
+                func.ln(1.0 + (total - df + 0.5) / (df + 0.5), type_=Float).label("idf"),
             )
             .select_from(frequencies)
             .cte(f"text_idf_{index}")
@@ -509,7 +509,9 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         raw = (
             func.sum(weights.c.idf * func.ts_rank(matched.c.hits, weights.c.term, type_=Float))
             * LN_2
-            / func.ln(matched.c.length + 1.0)
+            # Typed: an untyped ln() made SQLAlchemy cast the divisor to NUMERIC, and the
+            # score of every matched chunk was computed in numeric (about 4 % of the CPU).
+            / func.ln(matched.c.length + 1.0, type_=Float)
         )
         score = raw / (raw + 1.0)
         side = (
@@ -555,7 +557,7 @@ def _text_completion(
     raw = (
         func.sum(weights.c.idf * func.ts_rank(hits, weights.c.term, type_=Float))
         * LN_2
-        / func.ln(func.min(func.length(candidate.c.tsv)) + 1.0)
+        / func.ln(func.min(func.length(candidate.c.tsv)) + 1.0, type_=Float)
     )
     return (
         select(candidate.c.id, (raw / (raw + 1.0)).label("score"))
