@@ -466,17 +466,20 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         )
         # The scored terms travel as arrays (one row each below), so the statement's shape,
         # and SQLAlchemy's compiled form of it, does not change with the query's length.
+        # The array is cast to tsquery[] once; a cast of each unnested term was parsed again
+        # for every matched chunk its frequency was counted on.
+        quoted = bindparam(f"terms_{index}", [quote_lexeme(t) for t in target.terms], ARRAY(Text))
         terms = (
             func.unnest(
-                bindparam(f"terms_{index}", [quote_lexeme(t) for t in target.terms], ARRAY(Text)),
+                cast(quoted, ARRAY(TSQUERY)),
                 bindparam(
                     f"known_{index}", [target.common.get(t) for t in target.terms], ARRAY(Integer)
                 ),
             )
-            .table_valued(column("term", Text), column("known", Integer))
+            .table_valued(column("term", TSQUERY), column("known", Integer))
             .render_derived(name=f"query_terms_{index}")
         )
-        term = cast(terms.c.term, TSQUERY)
+        term = terms.c.term
         matched_count = select(func.count()).select_from(matched).scalar_subquery()
         # A term's document frequency is counted on the matched set, where every chunk that
         # holds it matches, unless it is common and its frequency known (text_statistics.py).
