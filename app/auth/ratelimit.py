@@ -3,10 +3,10 @@
 With `ARBOR_HTTP_WORKERS` > 1, or several replicas on one database, counts kept in each
 process's memory allowed a key N times its limit. Each request now runs one statement that
 reads the key's previous and current minute (table `rate_limit_windows`, migration 0010) and
-increments the current one only if the request fits (app/kit/ratelimit.py's arithmetic,
-written again in SQL so that the check and the increment are one atomic upsert: concurrent
-requests of one key serialise on its row and can never overshoot). The database's clock
-decides the minute, so processes on different hosts agree. A refused request is not counted.
+increments the current one only if the request fits the sliding window of
+app/kit/ratelimit.py. Check and increment are one upsert, so concurrent requests of one key
+serialise on its row and can never overshoot. The database's clock decides the minute, so
+processes on different hosts agree. A refused request is not counted.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 The count is the current minute's requests plus the previous minute's, weighted by how much of
 it still overlaps the last 60 seconds (the estimate Cloudflare and nginx-style limiters use).
-Where the counts live is the caller's business (app/auth/ratelimit.py keeps them in Postgres).
+A request fits when previous * overlap + current + 1 <= limit; app/auth/ratelimit.py checks
+that in SQL, next to the counts it keeps in Postgres, and asks here how long to wait.
 """
 
 from __future__ import annotations
@@ -10,12 +11,6 @@ from __future__ import annotations
 import math
 
 WINDOW_S = 60.0
-
-
-def admits(limit: int, *, previous: int, current: int, elapsed: float) -> bool:
-    """Whether one more request fits, `elapsed` seconds into the current window."""
-    overlap = (WINDOW_S - elapsed) / WINDOW_S
-    return previous * overlap + current + 1 <= limit
 
 
 def retry_after(limit: int, *, previous: int, current: int, elapsed: float) -> int:

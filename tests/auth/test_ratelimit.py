@@ -11,7 +11,7 @@ from sqlalchemy import text
 from app.auth.ratelimit import RateLimiter
 from app.config import Settings
 from app.db.engine import Database
-from app.kit.ratelimit import admits, retry_after
+from app.kit.ratelimit import retry_after
 
 MINUTE_START = 1_000_020.0  # a minute starts here on the epoch clock (16,667 * 60)
 
@@ -77,14 +77,11 @@ async def test_off_never_touches_the_database() -> None:
     await nowhere.dispose()
 
 
-def test_window_arithmetic() -> None:
-    assert admits(10, previous=0, current=9, elapsed=0)
-    assert not admits(10, previous=0, current=10, elapsed=59)
-    assert admits(10, previous=10, current=0, elapsed=6)  # 9 of the previous still count
-    assert not admits(10, previous=10, current=1, elapsed=6)
+def test_retry_after_arithmetic() -> None:
     # Full current window, nothing before: wait into the next minute until room slides out.
     assert retry_after(3, previous=0, current=3, elapsed=20) == 60
-    assert retry_after(10, previous=10, current=1, elapsed=6) >= 1
+    # 6 s into the minute, 9 of the previous 10 still count: 8 of them must slide out (48 s).
+    assert retry_after(10, previous=10, current=1, elapsed=6) == 6
 
 
 async def test_old_minutes_are_swept(
