@@ -122,6 +122,26 @@ def compile_filter(spec: Any, fields: FieldMap) -> ColumnElement[bool]:
     return compiler.object(spec, (), depth=0)
 
 
+def metadata_keys(spec: Any) -> list[str]:
+    """The top-level metadata keys a (valid) filter names, sorted: `year` for
+    `metadata.year` and `metadata.year.month` alike."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item)
+        elif isinstance(node, Mapping):
+            for key, value in node.items():
+                if key.startswith(METADATA_PREFIX):
+                    found.add(key[len(METADATA_PREFIX) :].split(".")[0])
+                elif key in LOGICAL:
+                    walk(value)
+
+    walk(spec)
+    return sorted(found)
+
+
 def field_names(fields: FieldMap) -> list[str]:
     """The names a filter may use, for error messages and documentation."""
     names = sorted(fields.fields)

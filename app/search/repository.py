@@ -33,6 +33,7 @@ from sqlalchemy import (
     literal,
     literal_column,
     null,
+    or_,
     select,
     text,
     true,
@@ -350,6 +351,40 @@ async def prefilter_documents(
         )
     )
     return None if chosen is None else list(chosen)
+
+
+async def absent_metadata_keys(
+    session: AsyncSession,
+    knowledge_base_ids: Sequence[uuid.UUID],
+    keys: Sequence[str],
+    visible: ColumnElement[bool],
+) -> list[str]:
+    """The keys that no readable document, and no chunk of its own, of these knowledge bases
+    has in its metadata. Stops at the first holder of a key; proving a key absent reads the
+    knowledge bases' documents, so it is asked only when a filtered search found nothing."""
+    absent = []
+    for key in keys:
+        in_documents = (
+            select(documents.c.id)
+            .where(
+                documents.c.knowledge_base_id.in_(list(knowledge_base_ids)),
+                documents.c.metadata.has_key(key),
+                visible,
+            )
+            .exists()
+        )
+        in_chunks = (
+            select(chunks.c.id)
+            .where(
+                chunks.c.knowledge_base_id.in_(list(knowledge_base_ids)),
+                chunks.c.own_metadata,
+                chunks.c.metadata.has_key(key),
+            )
+            .exists()
+        )
+        if not await session.scalar(select(or_(in_documents, in_chunks))):
+            absent.append(key)
+    return absent
 
 
 async def own_chunk_metadata(

@@ -262,6 +262,11 @@ class SearchResponse(BaseModel):
     offset: int
     candidates: CandidateCounts
     reranked: bool = False
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="Why a search may have found nothing: a filtered search without hits names "
+        "the metadata keys of its filter that no document (or chunk) you can read has.",
+    )
     hits: list[SearchHit]
 
 

@@ -11,13 +11,13 @@ from dataclasses import replace
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
-from sqlalchemy import ColumnElement, and_
+from sqlalchemy import ColumnElement, and_, true
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import True_
 
 from app.chunks.embedding import EmbedderFactory
 from app.kit.errors import AppError, NotFound, ValidationFailed
-from app.kit.filters import compile_filter
+from app.kit.filters import compile_filter, metadata_keys
 from app.knowledge_bases import repository as knowledge_bases
 from app.models import KnowledgeBase
 from app.search import repository, text_statistics
@@ -289,6 +289,7 @@ async def search(
 
     contexts = await _contexts(session, rows) if Include.CONTEXT in options.include else {}
     hits = [_hit(row, options, mode, contexts.get(row.chunk_id)) for row in rows]
+    warnings = [] if hits else await _filter_warnings(session, kbs, options, visible)
     return SearchResponse(
         query=options.query,
         mode=mode,
@@ -304,8 +305,31 @@ async def search(
             vector=result.vector_count, text=result.text_count, trigram=result.trigram_count
         ),
         reranked=options.rerank,
+        warnings=warnings,
         hits=hits,
     )
+
+
+async def _filter_warnings(
+    session: AsyncSession,
+    kbs: Sequence[KnowledgeBase],
+    options: SearchOptions,
+    visible: ColumnElement[bool] | None,
+) -> list[str]:
+    """For a filtered search that found nothing: the metadata keys of the filter that nothing
+    readable in these knowledge bases has (a typo's usual look), so that an empty result says
+    why instead of looking like a miss."""
+    keys = metadata_keys(options.filter) if options.filter is not None else []
+    if not keys:
+        return []
+    absent = await repository.absent_metadata_keys(
+        session, [kb.id for kb in kbs], keys, true() if visible is None else visible
+    )
+    return [
+        f"No document or chunk you can read in the searched knowledge bases has the metadata "
+        f"key {key!r} (filter `metadata.{key}`)."
+        for key in absent
+    ]
 
 
 async def _text_statistics_of(

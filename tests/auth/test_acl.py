@@ -236,3 +236,24 @@ async def test_uploads_never_return_or_replace_a_hidden_document(
     assert replace.status_code == 409
     kept = await client.get(f"{url}/minutes", headers=bearer(admin))
     assert kept.json()["id"] == hidden["id"]
+
+
+async def test_filter_warnings_see_only_readable_documents(client: httpx.AsyncClient) -> None:
+    """A metadata key held only by a hidden document is reported absent to a caller who cannot
+    read it (nothing about the hidden document shows), and not to one who can."""
+    corpus = await setup_corpus(client)
+    await upload(
+        client,
+        corpus["write"],
+        corpus["kb"],
+        "zebra codename document",
+        access=SECRET,
+        metadata={"codename": "okapi"},
+    )
+    url = f"/v1/knowledge-bases/{corpus['kb']}/search"
+    body = {"query": "zebra", "mode": "text", "filter": {"metadata.codename": "giraffe"}}
+    for who, warned in (("staff", True), ("secret", False)):
+        response = await client.post(url, json=body, headers=bearer(corpus["keys"][who]))
+        assert response.status_code == 200, response.text
+        assert response.json()["hits"] == []
+        assert bool(response.json()["warnings"]) is warned, (who, response.json()["warnings"])

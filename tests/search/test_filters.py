@@ -226,3 +226,30 @@ async def test_a_filter_must_be_an_object(
 ) -> None:
     found = await search(client, corpus["kb"], expect=422, query="x", filter=["format"])
     assert found["type"].endswith("validation-error")
+
+
+async def test_an_empty_filtered_search_names_the_metadata_keys_nothing_has(
+    client: httpx.AsyncClient, corpus: dict[str, Any]
+) -> None:
+    kb = corpus["kb"]
+    typo = await search(client, kb, query="figures", filter={"metadata.yaer": 2019})
+    assert typo["hits"] == []
+    assert len(typo["warnings"]) == 1
+    assert "'yaer'" in typo["warnings"][0]
+    # Nested paths name their top-level key; a key some document has is not reported.
+    both = await search(
+        client,
+        kb,
+        query="figures",
+        filter={"$and": [{"metadata.year": 1800}, {"$or": [{"metadata.langg.x": "en"}]}]},
+    )
+    assert both["hits"] == []
+    assert len(both["warnings"]) == 1
+    assert "'langg'" in both["warnings"][0]
+    # A chunk's own metadata counts too ("kind" is only on a chunk of Report 2019).
+    absent_value = await search(client, kb, query="figures", filter={"metadata.kind": "chart"})
+    assert absent_value["hits"] == []
+    assert absent_value["warnings"] == []
+    found = await search(client, kb, query="figures", filter={"metadata.year": 2019})
+    assert found["hits"]
+    assert found["warnings"] == []
