@@ -283,7 +283,7 @@ async def main_async(args: argparse.Namespace) -> str:
             "(top_k 10, candidates 100, ef_search 100, full-text match budget "
             f"{text_statistics.MATCH_BUDGET:,} chunks). Embedded Postgres 18 + pgvector 0.8 "
             "(shared_buffers as the service sets it) on this machine (2 CPU cores, shared by the "
-            f"clients and the server). Load + index build + VACUUM (ANALYZE) + text statistics: "
+            "clients and the server). Load + index build + VACUUM (ANALYZE) + text statistics: "
             f"{load_s:.0f} s.",
             "",
             "| search | p50 ms | p95 ms | p99 ms | QPS | searches with < top_k hits |",
