@@ -33,7 +33,6 @@ from sqlalchemy import (
     literal,
     literal_column,
     null,
-    or_,
     select,
     text,
     true,
@@ -360,31 +359,37 @@ async def absent_metadata_keys(
     visible: ColumnElement[bool],
 ) -> list[str]:
     """The keys that no readable document, and no chunk of its own, of these knowledge bases
-    has in its metadata. Stops at the first holder of a key; proving a key absent reads the
-    knowledge bases' documents, so it is asked only when a filtered search found nothing."""
-    absent = []
-    for key in keys:
-        in_documents = (
-            select(documents.c.id)
-            .where(
-                documents.c.knowledge_base_id.in_(list(knowledge_base_ids)),
-                documents.c.metadata.has_key(key),
-                visible,
-            )
-            .exists()
+    has in its metadata, in one statement. Each check stops at the first holder of its key;
+    proving a key absent reads the knowledge bases' documents, so it is asked only when a
+    filtered search found nothing."""
+    wanted = (
+        func.unnest(bindparam("keys", list(keys), ARRAY(Text)))
+        .table_valued(column("key", Text))
+        .render_derived(name="wanted")
+    )
+    kbs = list(knowledge_base_ids)
+    in_documents = (
+        select(documents.c.id)
+        .where(
+            documents.c.knowledge_base_id.in_(kbs),
+            documents.c.metadata.has_key(wanted.c.key),
+            visible,
         )
-        in_chunks = (
-            select(chunks.c.id)
-            .where(
-                chunks.c.knowledge_base_id.in_(list(knowledge_base_ids)),
-                chunks.c.own_metadata,
-                chunks.c.metadata.has_key(key),
-            )
-            .exists()
+        .exists()
+    )
+    in_chunks = (
+        select(chunks.c.id)
+        .where(
+            chunks.c.knowledge_base_id.in_(kbs),
+            chunks.c.own_metadata,
+            chunks.c.metadata.has_key(wanted.c.key),
         )
-        if not await session.scalar(select(or_(in_documents, in_chunks))):
-            absent.append(key)
-    return absent
+        .exists()
+    )
+    found = await session.scalars(
+        select(wanted.c.key).where(~in_documents, ~in_chunks).order_by(wanted.c.key)
+    )
+    return list(found)
 
 
 async def own_chunk_metadata(
