@@ -301,3 +301,29 @@ async def test_failed_reindex_keeps_old_chunks(client: httpx.AsyncClient, kb: No
     assert done["status"] == "ready"
     assert done["error"].startswith("reindex failed")
     assert (await client.get(f"{BASE}/chunks/count")).json()["count"] == before
+
+
+async def test_chunks_under_a_node(client: httpx.AsyncClient, kb: None) -> None:
+    sentence = "Each section says enough about its subject to stand as a chunk of its own. "
+    text = "".join(f"## {title}\n\n{sentence * 12}\n\n" for title in ("Alpha", "Beta", "Gamma"))
+    document = (await upload_text(client, "# Book\n\n" + text)).json()
+    url = f"{DOCS}/{document['id']}/chunks"
+    everything = (await client.get(url)).json()["items"]
+    tree = (await client.get(f"{DOCS}/{document['id']}/tree")).json()["root"]
+    book = tree["children"][0]
+    beta = next(node for node in book["children"] if node.get("title") == "Beta")
+
+    under_beta = (await client.get(url, params={"node_id": beta["node_id"]})).json()
+    expected = [c["chunk_id"] for c in everything if beta["node_id"] in c["node_path"]]
+    assert expected, "the fixture must give Beta chunks of its own"
+    assert len(expected) < len(everything)
+    assert [c["chunk_id"] for c in under_beta["items"]] == expected
+    assert under_beta["total"] == len(expected)
+    assert all(c["section_titles"] == ["Book", "Beta"] for c in under_beta["items"])
+
+    under_book = (await client.get(url, params={"node_id": book["node_id"]})).json()
+    assert under_book["total"] == len(everything)
+
+    missing = await client.get(url, params={"node_id": "nope"})
+    assert missing.status_code == 404
+    assert missing.headers["content-type"].startswith("application/problem+json")

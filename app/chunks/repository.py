@@ -326,6 +326,7 @@ async def list_page(
     after: tuple[uuid.UUID, int, uuid.UUID] | None,
     limit: int,
     visible: ColumnElement[bool] | None = None,
+    node_id: str | None = None,
 ) -> tuple[list[Chunk], int]:
     """Chunks ordered by (document, chunk_index, id) and the total matching the filters."""
     conditions = [Chunk.knowledge_base_id == kb.id]
@@ -333,6 +334,8 @@ async def list_page(
         conditions.append(_readable(kb, visible))
     if document_id is not None:
         conditions.append(Chunk.document_id == document_id)
+    if node_id is not None:
+        conditions.append(Chunk.node_path.contains([node_id]))
     if embedded is not None:
         conditions.append(Chunk.embedding.is_not(None) if embedded else Chunk.embedding.is_(None))
     query = select(Chunk).where(*conditions)

@@ -206,6 +206,7 @@ async def list_page(
     cursor: str | None,
     include_vector: bool,
     visible: ColumnElement[bool] | None = None,
+    node_id: str | None = None,
 ) -> Page[ChunkRead]:
     after = None
     if cursor is not None:
@@ -222,6 +223,7 @@ async def list_page(
         after=after,
         limit=limit + 1,
         visible=visible,
+        node_id=node_id,
     )
     next_cursor = None
     if len(chunks) > limit:

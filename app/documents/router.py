@@ -271,7 +271,19 @@ async def list_document_chunks(
     session: SessionDep,
     page: Annotated[PageParams, Depends(page_params)],
     include_vector: bool = False,
+    node_id: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=200,
+            description="Only the chunks under this tree node (whose `node_path` holds it): "
+            "a section's chunks, its subsections' included. 404 when the document's tree "
+            "has no such node.",
+        ),
+    ] = None,
 ) -> Page[ChunkRead]:
+    if node_id is not None:
+        service.require_node(document, node_id)
     return await chunks_service.list_page(
         session,
         kb,
@@ -280,6 +292,7 @@ async def list_document_chunks(
         limit=page.limit,
         cursor=page.cursor,
         include_vector=include_vector,
+        node_id=node_id,
     )
 
 

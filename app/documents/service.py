@@ -233,6 +233,13 @@ def node_or_404(document: Document, node_id: str) -> dict[str, Any]:
     return node.model_dump(mode="json")
 
 
+def require_node(document: Document, node_id: str) -> None:
+    """404 unless the document's tree has the node; a document without a tree (its chunks
+    written through the chunk API, with node paths of the client's own) accepts any id."""
+    if document.tree is not None and find_node(tree_of(document), node_id) is None:
+        raise NotFound(f"No node {node_id!r} in document {document.id}.")
+
+
 def ancestors_or_404(document: Document, node_id: str) -> list[dict[str, Any]]:
     root = tree_of(document)
     if find_node(root, node_id) is None:
