@@ -1043,7 +1043,8 @@ async def tree_paths(
             WHERE c.id = ANY(CAST(:ids AS uuid[])) AND d.tree IS NOT NULL
               AND cardinality(c.node_path) > 0
         ), walk(id, depth, node) AS (
-            SELECT hit.id, 1, hit.tree FROM hit WHERE hit.tree->>'node_id' = hit.node_path[1]
+            SELECT hit.id, 1, hit.tree->'root' FROM hit
+            WHERE hit.tree->'root'->>'node_id' = hit.node_path[1]
             UNION ALL
             SELECT walk.id, walk.depth + 1, child.node
             FROM walk JOIN hit ON hit.id = walk.id

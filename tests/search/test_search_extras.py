@@ -69,7 +69,7 @@ async def test_context_brings_ancestors_parent_section_and_neighbours(
             ChunkSpec("Run the installer.", node_path=["root", "s1", "p2"]),
         ],
         title="Guide",
-        tree=TREE,
+        tree={"root": TREE, "text": "whole document", "format": "markdown"},  # as stored
     )
     found = await search(client, kb, query="download package", mode="text", include=["context"])
     hit = found["hits"][0]
@@ -89,6 +89,33 @@ async def test_context_brings_ancestors_parent_section_and_neighbours(
     assert context["previous"]["text"] == "Guide title page"
     assert context["next"]["text"] == "Run the installer."
     assert context["next"]["chunk_index"] == 2
+
+
+async def test_context_of_an_ingested_document(client: httpx.AsyncClient) -> None:
+    kb = await create_kb(client, "handbook")
+    # Sections long enough to be chunks of their own (tiny ones merge with a neighbour).
+    filler = "Each rule here has a reason, an owner and a date when it was last reviewed. " * 8
+    markdown = (
+        f"# Handbook\n\nWho this handbook is for. {filler}\n\n"
+        f"## Leave\n\nTwenty-five days of paid leave a year, booked in the leave planner. "
+        f"{filler}\n"
+    )
+    uploaded = await client.post(
+        f"/v1/knowledge-bases/{kb['id']}/documents",
+        params={"wait": "true"},
+        json={"text": markdown},
+    )
+    assert uploaded.json()["status"] == "ready", uploaded.text
+    found = await search(client, kb, query="paid leave planner", mode="text", include=["context"])
+    hit = found["hits"][0]
+    assert "Twenty-five days" in hit["text"]
+    ancestors = hit["context"]["ancestors"]
+    assert [node["node_id"] for node in ancestors] == hit["node_path"][: len(ancestors)]
+    assert [node["kind"] for node in ancestors][:3] == ["document", "section", "section"]
+    assert [node.get("title") for node in ancestors][1:3] == ["Handbook", "Leave"]
+    parent = hit["context"]["parent"]
+    assert parent["title"] == "Leave"
+    assert parent["text"].startswith("## Leave")
 
 
 async def test_context_without_a_tree_still_has_neighbours(
