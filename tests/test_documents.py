@@ -327,3 +327,20 @@ async def test_chunks_under_a_node(client: httpx.AsyncClient, kb: None) -> None:
     missing = await client.get(url, params={"node_id": "nope"})
     assert missing.status_code == 404
     assert missing.headers["content-type"].startswith("application/problem+json")
+
+
+async def test_an_id_wins_over_an_external_id_that_looks_like_it(
+    client: httpx.AsyncClient, kb: None
+) -> None:
+    first = (await upload_text(client, "The first document.")).json()
+    impostor = (await upload_text(client, "The second one.", external_id=first["id"])).json()
+    # Reindexing rewrites the first document's row after the impostor's, so that a scan in
+    # storage order meets the impostor first.
+    assert (await client.post(f"{DOCS}/{first['id']}/reindex")).status_code == 202
+    assert (await wait_ready(client, f"{DOCS}/{first['id']}"))["status"] == "ready"
+    for _ in range(3):
+        assert (await client.get(f"{DOCS}/{first['id']}")).json()["id"] == first["id"]
+    assert (await client.delete(f"{DOCS}/{first['id']}")).status_code == 204
+    assert (await client.get(f"{DOCS}/{impostor['id']}")).status_code == 200
+    # With the first document gone, its id names the impostor by external id.
+    assert (await client.get(f"{DOCS}/{first['id']}")).json()["id"] == impostor["id"]

@@ -27,12 +27,13 @@ async def get_document(
         by_id = Document.id == uuid.UUID(doc)
     except ValueError:
         by_id = None
-    match = (
-        Document.external_id == doc if by_id is None else or_(by_id, Document.external_id == doc)
-    )
-    found = await session.scalar(
-        select(Document).where(Document.knowledge_base_id == kb.id, match, visible).limit(1)
-    )
+    query = select(Document).where(Document.knowledge_base_id == kb.id, visible)
+    if by_id is None:
+        query = query.where(Document.external_id == doc)
+    else:
+        # An external id may look like another document's id: the document with that id wins.
+        query = query.where(or_(by_id, Document.external_id == doc)).order_by(by_id.desc())
+    found = await session.scalar(query.limit(1))
     if found is None:
         raise NotFound(f"No document {doc!r} in knowledge base {kb.name!r}.")
     return found
