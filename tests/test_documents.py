@@ -344,3 +344,20 @@ async def test_an_id_wins_over_an_external_id_that_looks_like_it(
     assert (await client.get(f"{DOCS}/{impostor['id']}")).status_code == 200
     # With the first document gone, its id names the impostor by external id.
     assert (await client.get(f"{DOCS}/{first['id']}")).json()["id"] == impostor["id"]
+
+
+async def test_versions_sent_back_to_back_while_ingesting_all_count(
+    client: httpx.AsyncClient, kb: None
+) -> None:
+    # The workers run meanwhile: a version taking its external id over must not race an
+    # upload deciding what that id is (it made some uploads collide: 409).
+    ids = []
+    for n in range(10):
+        response = await client.post(DOCS, json={"text": f"# P\n\nv{n}", "external_id": "p"})
+        assert response.status_code == 202, response.text
+        ids.append(response.json()["id"])
+        await asyncio.sleep(0.01 * (n % 3))
+    newest = await wait_ready(client, f"{DOCS}/{ids[-1]}")
+    assert (newest["status"], newest["external_id"]) == ("ready", "p")
+    listing = (await client.get(DOCS)).json()
+    assert [d["id"] for d in listing["items"]] == [ids[-1]]

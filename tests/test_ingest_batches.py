@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import httpx
@@ -12,6 +13,7 @@ from sqlalchemy import select, text
 
 from app.config import Settings
 from app.documents.pipeline import Ingestor, Work, worker_pool
+from app.documents.versions import Catalogue
 from app.jobs.worker import WorkerPool
 from app.models import Document, Job
 from tests.fakes import FakeEmbedders
@@ -152,10 +154,14 @@ async def ready_version_and_two_newer(
     return first, await upload_version(client, "2"), await upload_version(client, "3")
 
 
-async def test_two_new_versions_in_one_batch_the_newest_wins(
-    client: httpx.AsyncClient, pool: WorkerPool
+async def test_a_newer_version_cancels_the_pending_one_at_upload(
+    client: httpx.AsyncClient, pool: WorkerPool, app: FastAPI
 ) -> None:
     first, second, third = await ready_version_and_two_newer(client, pool)
+    assert (await client.get(f"{DOCS.format(kb='kb')}/{second}")).status_code == 404
+    async with app.state.database.transaction() as session:
+        job = await session.scalar(select(Job).where(Job.document_id == second))
+    assert job is None  # gone with its document
 
     assert await pool.run_once()
 
@@ -164,8 +170,16 @@ async def test_two_new_versions_in_one_batch_the_newest_wins(
 
 
 async def test_an_older_version_finishing_last_does_not_replace_a_newer_one(
-    client: httpx.AsyncClient, pool: WorkerPool, app: FastAPI
+    client: httpx.AsyncClient, pool: WorkerPool, app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Two versions on their way at once: what a queue written before uploads cancelled the
+    # pending version holds. The pipeline still lets the newest win.
+    decide = Catalogue.decide
+    monkeypatch.setattr(
+        Catalogue,
+        "decide",
+        lambda self, *args: dataclasses.replace(decide(self, *args), supersedes=None),
+    )
     first, second, third = await ready_version_and_two_newer(client, pool)
     delay = "UPDATE jobs SET run_after = now() + interval '1 hour' WHERE document_id = :d"
     async with app.state.database.transaction() as session:

@@ -27,6 +27,7 @@ from app.chunks.embedding import DocumentEmbedder, EmbedderFactory, cached_vecto
 from app.chunks.repository import ChunkRow
 from app.config import Settings
 from app.db.engine import Database
+from app.documents import repository as documents_repository
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
 from app.ingestion.parsers import ParsedDocument
@@ -375,7 +376,14 @@ class Ingestor:
         self, kb: KnowledgeBase, works: list[Work], unsettled: dict[uuid.UUID, Job]
     ) -> None:
         ids = [work.document.id for work in works]
+        taking = {
+            work.job.payload["external_id"]
+            for work in works
+            if work.job.payload.get("replaces") and work.job.payload.get("external_id")
+        }
         async with self.database.transaction() as session:
+            # Before any row lock: an upload holding these locks may be cancelling one of ours.
+            await documents_repository.lock_versions(session, kb.id, external_ids=taking)
             documents = {
                 document.id: document
                 for document in await session.scalars(

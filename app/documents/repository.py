@@ -2,16 +2,45 @@
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.kit.pagination import after_key
-from app.models import Document, KnowledgeBase
+from app.models import Document, Job, KnowledgeBase
+
+
+def _version_lock(knowledge_base_id: uuid.UUID, kind: str, value: str) -> int:
+    digest = hashlib.blake2b(f"{knowledge_base_id}:{kind}:{value}".encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "big", signed=True)
+
+
+async def lock_versions(
+    session: AsyncSession,
+    knowledge_base_id: uuid.UUID,
+    *,
+    shas: Collection[str] = (),
+    external_ids: Collection[str] = (),
+) -> None:
+    """Serialise, until commit, the transactions that decide what these contents and external
+    ids of the knowledge base are: uploads (look up, then insert) and version take-overs.
+    Without it two identical uploads each found nothing and both inserted, and a take-over
+    committing between an upload's lookup and its insert made the upload collide with the new
+    holder. Taken in one sorted order, so two such transactions cannot deadlock."""
+    keys = sorted(
+        {_version_lock(knowledge_base_id, "sha", sha) for sha in shas}
+        | {_version_lock(knowledge_base_id, "external_id", key) for key in external_ids}
+    )
+    if keys:
+        await session.execute(
+            text("SELECT pg_advisory_xact_lock(key) FROM unnest(CAST(:keys AS bigint[])) key"),
+            {"keys": keys},
+        )
 
 
 async def by_shas(
@@ -54,6 +83,35 @@ async def by_external_ids(
     if for_update:
         query = query.with_for_update()
     return {document.external_id or "": document for document in await session.scalars(query)}
+
+
+async def pending_versions(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    *,
+    external_ids: Collection[str],
+    document_ids: Collection[uuid.UUID],
+    visible: ColumnElement[bool],
+) -> list[tuple[Document, str]]:
+    """New versions still being ingested (they take their external id when ready), of these
+    external ids or among these documents, with the external id each will take; oldest first."""
+    if not external_ids and not document_ids:
+        return []
+    takes = Job.payload["external_id"].astext
+    rows = await session.execute(
+        select(Document, takes)
+        .join(Job, Job.document_id == Document.id)
+        .where(
+            Document.knowledge_base_id == kb.id,
+            Job.kind == "ingest",
+            Job.status.in_(("queued", "running")),
+            Job.payload["replaces"].astext.is_not(None),
+            or_(takes.in_(list(external_ids)), Document.id.in_(list(document_ids))),
+            visible,
+        )
+        .order_by(Document.created_at)
+    )
+    return [(document, external_id) for document, external_id in rows]
 
 
 async def list_page(

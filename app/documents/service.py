@@ -17,6 +17,7 @@ from app.db.engine import Database
 from app.documents import repository
 from app.documents.schemas import TERMINAL_STATUSES, DocumentRead, Progress
 from app.documents.upload import Upload
+from app.documents.versions import Catalogue
 from app.ingestion.tree import DocumentNode, ancestors, find_node
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, NotFound
@@ -87,34 +88,37 @@ async def create_many(
 ) -> list[tuple[Document, bool]]:
     """`create` for many (upload, detected format) pairs in order, with one lookup of their
     contents and external ids and one insert of each kind for the lot: an upload sees the ones
-    before it as if they had been sent in separate requests before it."""
+    before it as if they had been sent in separate requests before it (app/documents/versions.py
+    has the rules)."""
     for upload, _ in uploads:
         check_chunking(kb, upload.chunking)
     shas = [hashlib.sha256(upload.data).hexdigest() for upload, _ in uploads]
-    same_bytes = await repository.by_shas(session, kb, set(shas), visible=visible)
-    holders = await repository.by_external_ids(
-        session,
-        kb,
-        {upload.external_id for upload, _ in uploads if upload.external_id is not None},
-        visible=visible,
-        for_update=True,
-    )
+    external_ids = {upload.external_id for upload, _ in uploads if upload.external_id is not None}
+    await repository.lock_versions(session, kb.id, shas=shas, external_ids=external_ids)
+    catalogue = await _catalogue(session, kb, set(shas), external_ids, visible)
     results: list[tuple[Document, bool]] = []
-    created: list[tuple[Document, Upload, str, uuid.UUID | None]] = []
+    created: dict[uuid.UUID, tuple[Document, Upload, str, Document | None]] = {}
     for (upload, detected_format), sha in zip(uploads, shas, strict=True):
-        existing = _same_document(upload, same_bytes.get(sha, []))
-        if existing is not None:
-            results.append((existing, False))
+        decision = catalogue.decide(sha, upload.external_id, upload.access)
+        superseded = decision.supersedes
+        # One that came earlier in this batch is not inserted yet: then it never will be.
+        if superseded is not None and created.pop(superseded.id, None) is None:
+            await delete(session, superseded)
+        if decision.reuse is not None:
+            if decision.attach:
+                decision.reuse.external_id = upload.external_id
+                await session.flush()
+                await session.refresh(decision.reuse)  # its new updated_at, for the answer
+            catalogue.record(decision, decision.reuse, sha, upload.external_id)
+            results.append((decision.reuse, False))
             continue
-        previous = holders.get(upload.external_id) if upload.external_id is not None else None
-        replaces = previous.id if previous is not None else None
         document = Document(
             id=uuid.uuid4(),
             project_id=kb.project_id,
             knowledge_base_id=kb.id,
             title=upload.title or "",
-            # A replacement takes the external id only when it becomes ready (see the pipeline).
-            external_id=None if replaces else upload.external_id,
+            # A new version takes the external id only when it becomes ready (the pipeline).
+            external_id=None if decision.replaces else upload.external_id,
             source_uri=upload.source_uri,
             filename=upload.filename,
             format=detected_format,
@@ -126,14 +130,12 @@ async def create_many(
         )
         if upload.access is not None:
             document.access = upload.access  # left unset otherwise: SQL NULL, not JSON null
-        if upload.external_id is not None and replaces is None:
-            holders[upload.external_id] = document
-        same_bytes.setdefault(sha, []).append(document)
-        created.append((document, upload, detected_format, replaces))
+        catalogue.record(decision, document, sha, upload.external_id)
+        created[document.id] = (document, upload, detected_format, decision.replaces)
         results.append((document, True))
-    session.add_all([document for document, *_ in created])
+    session.add_all([document for document, *_ in created.values()])
     await session.flush()
-    for document, upload, detected_format, replaces in created:
+    for document, upload, detected_format, replaces in created.values():
         session.add(
             DocumentSource(
                 document_id=document.id,
@@ -153,7 +155,7 @@ async def create_many(
                     "title": upload.title,
                     "content_type": upload.content_type,
                     "chunking": upload.chunking,
-                    "replaces": str(replaces) if replaces else None,
+                    "replaces": str(replaces.id) if replaces else None,
                     "external_id": upload.external_id,
                 },
                 max_attempts=settings.job_max_attempts,
@@ -163,14 +165,28 @@ async def create_many(
     return results
 
 
-def _same_document(upload: Upload, candidates: list[Document]) -> Document | None:
-    """An earlier upload of these bytes that this one is, not a new document."""
-    for existing in candidates:
-        if existing.access != upload.access:
-            continue  # the same bytes under another access list are another document
-        if upload.external_id is None or existing.external_id in (None, upload.external_id):
-            return existing
-    return None
+async def _catalogue(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    shas: set[str],
+    external_ids: set[str],
+    visible: ColumnElement[bool],
+) -> Catalogue:
+    same_bytes = await repository.by_shas(session, kb, shas, visible=visible)
+    holders = await repository.by_external_ids(
+        session, kb, external_ids, visible=visible, for_update=True
+    )
+    candidates = [d for documents in same_bytes.values() for d in documents]
+    catalogue = Catalogue(same_bytes=same_bytes, holders=holders)
+    for document, external_id in await repository.pending_versions(
+        session,
+        kb,
+        external_ids=external_ids | {d.external_id for d in candidates if d.external_id},
+        document_ids={d.id for d in candidates},
+        visible=visible,
+    ):
+        catalogue.add_pending(document, external_id)
+    return catalogue
 
 
 async def wait_until_done(
