@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 
 import httpx
 import pytest
@@ -361,3 +362,53 @@ async def test_versions_sent_back_to_back_while_ingesting_all_count(
     assert (newest["status"], newest["external_id"]) == ("ready", "p")
     listing = (await client.get(DOCS)).json()
     assert [d["id"] for d in listing["items"]] == [ids[-1]]
+
+
+async def upload_years(client: httpx.AsyncClient) -> dict[int, str]:
+    ids = {}
+    for year in (2015, 2019, 2021, 2023):
+        response = await upload_text(
+            client, f"A report of the year {year}.", metadata={"year": year, "team": "ops"}
+        )
+        ids[year] = response.json()["id"]
+    return ids
+
+
+async def test_listing_takes_the_filter_language(client: httpx.AsyncClient, kb: None) -> None:
+    ids = await upload_years(client)
+
+    async def listed(spec: object) -> list[str]:
+        page = (await client.get(DOCS, params={"filter": json.dumps(spec)})).json()
+        return sorted(d["id"] for d in page["items"])
+
+    assert await listed({"metadata.year": {"$gte": 2020}}) == sorted([ids[2021], ids[2023]])
+    assert await listed({"metadata.year": {"$in": [2015, 2023]}}) == sorted([ids[2015], ids[2023]])
+    either = {"$or": [{"metadata.year": 2019}, {"doc_id": ids[2015]}]}
+    assert await listed(either) == sorted([ids[2015], ids[2019]])
+    assert await listed({"status": "ready", "metadata.team": "ops"}) == sorted(ids.values())
+    bad = await client.get(DOCS, params={"filter": json.dumps({"metadata.year": {"$near": 1}})})
+    assert bad.status_code == 422
+    assert bad.json()["errors"][0]["loc"] == ["metadata.year", "$near"]
+    assert (await client.get(DOCS, params={"filter": "{"})).status_code == 422
+
+
+async def test_delete_by_filter(client: httpx.AsyncClient, kb: None) -> None:
+    ids = await upload_years(client)
+    old = {"filter": {"metadata.year": {"$lt": 2020}}}
+
+    counted = await client.post(f"{DOCS}/delete", json={**old, "dry_run": True})
+    assert counted.json() == {"deleted": 2, "dry_run": True}
+    assert (await client.get(DOCS)).json()["total"] == 4
+
+    deleted = await client.post(f"{DOCS}/delete", json=old)
+    assert deleted.json() == {"deleted": 2, "dry_run": False}
+    for year, document_id in ids.items():
+        expected = 404 if year < 2020 else 200
+        assert (await client.get(f"{DOCS}/{document_id}")).status_code == expected
+    found = await client.post(f"{BASE}/search", json={"query": "report year", "mode": "text"})
+    assert {hit["doc_id"] for hit in found.json()["hits"]} == {ids[2021], ids[2023]}
+
+    for refused in ({"filter": {}}, {"filter": {"metadata.year": {"$bad": 1}}}, {}):
+        response = await client.post(f"{DOCS}/delete", json=refused)
+        assert response.status_code == 422, refused
+    assert (await client.get(DOCS)).json()["total"] == 2

@@ -8,11 +8,28 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, select, text
+from sqlalchemy import ColumnElement, delete, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.kit.filters import Field, FieldKind, FieldMap, compile_filter
 from app.kit.pagination import after_key
 from app.models import Document, Job, KnowledgeBase
+from app.search.repository import DOCUMENT_FIELDS_AND_METADATA
+
+# What a document filter (listing, delete-by-filter) may name: search's document fields, the
+# document's metadata, and its status.
+DOCUMENT_FILTER_FIELDS = FieldMap(
+    fields={
+        **DOCUMENT_FIELDS_AND_METADATA.fields,
+        "status": Field(FieldKind.TEXT, Document.__table__.c.status),
+    },
+    metadata=DOCUMENT_FIELDS_AND_METADATA.metadata,
+)
+
+
+def document_filter(spec: Any) -> ColumnElement[bool]:
+    """The filter language over documents (422 `FilterError` for a bad filter)."""
+    return compile_filter(spec, DOCUMENT_FILTER_FIELDS)
 
 
 def _version_lock(knowledge_base_id: uuid.UUID, kind: str, value: str) -> int:
@@ -120,6 +137,7 @@ async def list_page(
     *,
     status: str | None,
     metadata: dict[str, Any] | None,
+    where: ColumnElement[bool] | None,
     visible: ColumnElement[bool],
     after: tuple[datetime, uuid.UUID] | None,
     limit: int,
@@ -129,8 +147,31 @@ async def list_page(
         conditions.append(Document.status == status)
     if metadata:
         conditions.append(Document.metadata_.contains(metadata))
+    if where is not None:
+        conditions.append(where)
     query = select(Document).where(*conditions)
     query = query.where(after_key((Document.created_at, Document.id), after))
     rows = await session.scalars(query.order_by(Document.created_at, Document.id).limit(limit))
     total = await session.scalar(select(func.count()).select_from(Document).where(*conditions))
     return list(rows.all()), int(total or 0)
+
+
+async def delete_ids(session: AsyncSession, document_ids: Collection[uuid.UUID]) -> None:
+    """Delete these documents; their chunks, sources and jobs cascade."""
+    await session.execute(delete(Document).where(Document.id.in_(list(document_ids))))
+
+
+async def matching_ids(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    where: ColumnElement[bool],
+    *,
+    visible: ColumnElement[bool],
+) -> list[uuid.UUID]:
+    """The readable documents of the knowledge base that match, locked until commit."""
+    rows = await session.scalars(
+        select(Document.id)
+        .where(Document.knowledge_base_id == kb.id, where, visible)
+        .with_for_update()
+    )
+    return list(rows.all())

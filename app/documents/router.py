@@ -19,6 +19,8 @@ from app.documents.schemas import (
     DocumentBatchCreate,
     DocumentBatchItem,
     DocumentBatchRead,
+    DocumentDeleteByFilter,
+    DocumentDeleteResult,
     DocumentRead,
     DocumentStatus,
     TreeRead,
@@ -178,7 +180,7 @@ async def create_documents(
 @router.get(
     "",
     operation_id="documents-list",
-    summary="List documents, by status and metadata",
+    summary="List documents, by status, metadata or a filter",
     responses=problem_responses(404, 422),
 )
 async def list_documents(
@@ -190,7 +192,24 @@ async def list_documents(
     metadata: Annotated[
         str | None, Query(description="A JSON object the metadata must contain.")
     ] = None,
+    filter_: Annotated[
+        str | None,
+        Query(
+            alias="filter",
+            max_length=100_000,
+            description="A filter (JSON) in search's filter language over document fields "
+            "(`doc_id`, `doc_title`, `external_id`, `source_uri`, `filename`, `format`, "
+            "`created_at`, `updated_at`, `status`) and `metadata.<key>`, e.g. "
+            '`{"metadata.year": {"$gte": 2020}}`. A bad filter is a 422 naming its part.',
+        ),
+    ] = None,
 ) -> Page[DocumentRead]:
+    filter_spec = None
+    if filter_ is not None:
+        try:
+            filter_spec = json.loads(filter_)
+        except ValueError as exc:
+            raise ValidationFailed("`filter` must be JSON.") from exc
     wanted = None
     if metadata:
         try:
@@ -206,6 +225,7 @@ async def list_documents(
         kb,
         status=status_,
         metadata=wanted,
+        filter_spec=filter_spec,
         visible=visible,
         limit=page.limit,
         cursor=page.cursor,
@@ -293,6 +313,27 @@ async def list_document_chunks(
         cursor=page.cursor,
         include_vector=include_vector,
         node_id=node_id,
+    )
+
+
+@router.post(
+    "/delete",
+    operation_id="documents-delete_by_filter",
+    summary="Delete the documents a filter matches, with their chunks; all or none",
+    description="Deletes every document of the knowledge base that the filter matches and "
+    "the caller can read, as `DELETE .../documents/{doc}` would one by one (chunks gone, "
+    "processing cancelled), in one transaction. `dry_run` counts without deleting. An empty "
+    "filter is refused: delete the knowledge base, or match everything explicitly.",
+    responses=problem_responses(404, 422),
+)
+async def delete_documents_by_filter(
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    visible: VisibleDocumentsDep,
+    body: DocumentDeleteByFilter,
+) -> DocumentDeleteResult:
+    return await service.delete_matching(
+        session, kb, body.filter, visible=visible, dry_run=body.dry_run
     )
 
 

@@ -100,7 +100,18 @@ class NodeRead(BaseModel):
 
 
 class DocumentDeleteResult(BaseModel):
-    deleted: int
+    deleted: int = Field(description="Documents deleted (with `dry_run`: that would be).")
+    dry_run: bool = False
+
+
+class DocumentDeleteByFilter(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    filter: dict[str, Any] = Field(
+        description="The filter language of search (docs/search.md) over document fields, "
+        "`status` and `metadata.<key>`; at least one condition."
+    )
+    dry_run: bool = Field(default=False, description="Count the matches, delete nothing.")
 
 
 class DocumentBatchItem(BaseModel):

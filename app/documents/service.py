@@ -15,12 +15,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.engine import Database
 from app.documents import repository
-from app.documents.schemas import TERMINAL_STATUSES, DocumentRead, Progress
+from app.documents.schemas import (
+    TERMINAL_STATUSES,
+    DocumentDeleteResult,
+    DocumentRead,
+    Progress,
+)
 from app.documents.upload import Upload
 from app.documents.versions import Catalogue
 from app.ingestion.tree import DocumentNode, ancestors, find_node
 from app.jobs import repository as jobs_repository
-from app.kit.errors import Conflict, NotFound
+from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.knowledge_bases.service import validate_chunking
 from app.models import Document, DocumentSource, KnowledgeBase
@@ -210,6 +215,7 @@ async def list_page(
     *,
     status: str | None,
     metadata: dict[str, Any] | None,
+    filter_spec: Any,
     visible: ColumnElement[bool],
     limit: int,
     cursor: str | None,
@@ -220,6 +226,7 @@ async def list_page(
         kb,
         status=status,
         metadata=metadata,
+        where=None if filter_spec is None else repository.document_filter(filter_spec),
         visible=visible,
         after=after,
         limit=limit + 1,
@@ -264,9 +271,33 @@ def ancestors_or_404(document: Document, node_id: str) -> list[dict[str, Any]]:
     return [node.model_dump(mode="json", exclude={"children"}) for node in ancestors(root, node_id)]
 
 
+async def delete_matching(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    filter_spec: Any,
+    *,
+    visible: ColumnElement[bool],
+    dry_run: bool,
+) -> DocumentDeleteResult:
+    """Delete the readable documents a filter matches, as DELETE does one by one, in one
+    transaction: all of them or none."""
+    if not filter_spec:
+        raise ValidationFailed(
+            "`filter` must name at least one condition; to delete every document, delete "
+            'the knowledge base or say so: {"doc_id": {"$exists": true}}.'
+        )
+    ids = await repository.matching_ids(
+        session, kb, repository.document_filter(filter_spec), visible=visible
+    )
+    if ids and not dry_run:
+        await jobs_repository.cancel_for_documents(session, ids)
+        await repository.delete_ids(session, ids)
+    return DocumentDeleteResult(deleted=len(ids), dry_run=dry_run)
+
+
 async def delete(session: AsyncSession, document: Document) -> None:
     """Delete the document, its chunks, its source and its pending jobs in one transaction."""
-    await jobs_repository.cancel_for_document(session, document.id)
+    await jobs_repository.cancel_for_documents(session, [document.id])
     await session.delete(document)
     await session.flush()
 

@@ -163,10 +163,10 @@ async def retry_or_fail(session: AsyncSession, job: Job, *, reason: str, delay_s
         await retry_later(session, job.id, delay_s=delay_s, error=reason)
 
 
-async def cancel_for_document(session: AsyncSession, document_id: uuid.UUID) -> None:
+async def cancel_for_documents(session: AsyncSession, document_ids: Sequence[uuid.UUID]) -> None:
     await session.execute(
         update(Job)
-        .where(Job.document_id == document_id, Job.status.in_(("queued", "running")))
+        .where(Job.document_id.in_(document_ids), Job.status.in_(("queued", "running")))
         .values(status="cancelled", finished_at=func.now(), updated_at=func.now())
     )
 

@@ -166,6 +166,29 @@ async def test_reads_of_hidden_documents_are_404(client: httpx.AsyncClient) -> N
     assert deleted.status_code == 404
 
 
+async def test_filtered_listing_and_deletion_see_only_readable_documents(
+    client: httpx.AsyncClient,
+) -> None:
+    corpus = await setup_corpus(client)
+    documents = f"/v1/knowledge-bases/{corpus['kb']}/documents"
+    everything = {"filter": {"doc_id": {"$exists": True}}}
+    staff, secret = bearer(corpus["keys"]["staff"]), bearer(corpus["keys"]["secret"])
+    listed = await client.get(
+        documents, params={"filter": json.dumps(everything["filter"]), "limit": 200}, headers=staff
+    )
+    assert {d["id"] for d in listed.json()["items"]} == set(corpus["public"])
+
+    deleted = await client.post(
+        f"{documents}/delete", json=everything, headers=bearer(corpus["write"])
+    )
+    assert deleted.json()["deleted"] == PUBLIC
+    left = (await client.get(documents, params={"limit": 200}, headers=secret)).json()
+    assert {d["id"] for d in left["items"]} == set(corpus["hidden"])
+    # Reading is not deleting.
+    refused = await client.post(f"{documents}/delete", json=everything, headers=secret)
+    assert refused.status_code == 403
+
+
 async def test_access_in_multipart_uploads_and_validation(client: httpx.AsyncClient) -> None:
     await create_project(client, "acme")
     write = (await create_key(client, "acme", scopes=["write"], principals=["u:1"]))["key"]

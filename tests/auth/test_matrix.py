@@ -109,6 +109,10 @@ def _documents(world: World) -> dict[str, list[dict[str, str]]]:
     return {"documents": [_document(world), _document(world)]}
 
 
+def _delete_nothing(world: World) -> dict[str, object]:
+    return {"filter": {"external_id": world.unique("absent")}}
+
+
 def _chunk(world: World) -> dict[str, str]:
     return {"doc_id": "manual", "text": f"{world.unique('chunk')} about otters."}
 
@@ -144,6 +148,7 @@ TABLE: dict[tuple[str, str], Case] = {
     ("GET", KB + "/documents"): Case(R, 200),
     ("POST", KB + "/documents"): Case(W, 202, body=_document),
     ("POST", KB + "/documents/batch"): Case(W, 202, body=_documents),
+    ("POST", KB + "/documents/delete"): Case(W, 200, body=_delete_nothing),
     ("GET", DOC): Case(R, 200),
     ("DELETE", DOC): Case(W, 204, fresh=World.fresh_doc),
     ("GET", DOC + "/tree"): Case(R, 200),
