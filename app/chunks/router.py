@@ -26,6 +26,15 @@ from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 
+# Shown on both routes that take client-chosen ids (docs/tenancy.md, "Chunk ids").
+CHUNK_IDS_ARE_GLOBAL = (
+    "Chunk ids are global, not per knowledge base: an id held by a chunk of any other "
+    "knowledge base, of this project or another, is refused with 409 `chunk-id-in-use` and "
+    "nothing is written. The answer is the same wherever the holder lives, but it does confirm "
+    "that an id is taken: choose random UUIDs (or omit `chunk_id` to get one), never ids "
+    "derived from names others could guess."
+)
+
 router = APIRouter(
     prefix="/v1/knowledge-bases/{kb}",
     tags=["chunks"],
@@ -38,6 +47,7 @@ router = APIRouter(
     "/chunks/{chunk_id}",
     operation_id="chunks-upsert",
     summary="Create or replace one chunk; embedded unless a vector is supplied",
+    description=CHUNK_IDS_ARE_GLOBAL,
     responses={
         201: {"model": ChunkRead, "description": "Created"},
         **problem_responses(404, 409, 422),
@@ -63,6 +73,7 @@ async def upsert_chunk(
     "/chunks/bulk",
     operation_id="chunks-bulk_upsert",
     summary="Create or replace many chunks at once, all or nothing",
+    description=CHUNK_IDS_ARE_GLOBAL,
     openapi_extra=json_request_body(ChunkBulkUpsert),
     responses=problem_responses(404, 409, 413, 415, 422),
 )

@@ -47,7 +47,11 @@ class ChunkUpsert(ChunkLineage):
 
 
 class ChunkBulkItem(ChunkUpsert):
-    chunk_id: uuid.UUID | None = Field(default=None, description="Generated when absent.")
+    chunk_id: uuid.UUID | None = Field(
+        default=None,
+        description="Generated when absent. Global across knowledge bases and projects: an id "
+        "another knowledge base's chunk holds is a 409 `chunk-id-in-use`.",
+    )
 
 
 class ChunkBulkUpsert(BaseModel):

@@ -28,6 +28,23 @@ from app.kit.pagination import Page, decode_cursor, encode_cursor
 from app.models import Chunk, KnowledgeBase
 
 
+class ChunkIdInUse(Conflict):
+    """A client-chosen chunk id that some other knowledge base's chunk holds.
+
+    Ids are one global key, and the holder may be of another project: the answer is the same
+    wherever it lives, so it tells the caller no more than that the id is taken.
+    """
+
+    type_ = "chunk-id-in-use"
+    title = "Chunk id in use"
+
+
+CHUNK_ID_IN_USE = (
+    "A chunk_id in the request is already in use. Chunk ids are global: omit chunk_id to get "
+    "a fresh one, or choose another random UUID."
+)
+
+
 def vector_values(kb: KnowledgeBase, vector: Sequence[float] | str, *, where: str) -> np.ndarray:
     """The supplied vector as float32: the knowledge base's dimension, finite components."""
     if isinstance(vector, str):
@@ -156,7 +173,7 @@ async def upsert_many(
         written = list(rows)
         if await repository.upsert_rows(session, kb, written) != len(written):
             # Rolled back by the request scope: nothing of this request is kept.
-            raise Conflict("A chunk_id in the request belongs to another knowledge base.")
+            raise ChunkIdInUse(CHUNK_ID_IN_USE)
         await repository.refresh_document_counts(session, [row.document_id for row in written])
     else:
         # Ids generated here cannot exist yet: no staging table, no upsert, no recount. The

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from typing import Any, TypeVar
 
-from fastapi import Request
+from fastapi import Depends, Request
 from pydantic import BaseModel, ValidationError
 
 from app.kit.errors import PayloadTooLarge, UnsupportedMediaType, ValidationFailed
@@ -62,6 +62,19 @@ def require_json(request: Request, hint: str) -> None:
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/json":
         raise UnsupportedMediaType(f"Send application/json: {hint}.")
+
+
+async def _declared_json(request: Request) -> None:
+    # FastAPI parses a body as JSON only under these types; any other body reaches validation
+    # as raw bytes and comes back as a 422 about its shape, when the fault is its media type.
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    maintype, _, subtype = content_type.partition("/")
+    if maintype != "application" or not (subtype == "json" or subtype.endswith("+json")):
+        raise UnsupportedMediaType("Send application/json: a JSON object.")
+
+
+# For routes whose JSON body FastAPI reads itself: 415, not 422, for a body of another type.
+require_json_body: Any = Depends(_declared_json)
 
 
 async def read_json_model(request: Request, model: type[M], *, limit: int, what: str) -> M:

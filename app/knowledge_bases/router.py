@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Response, status
 
 from app.auth.dependencies import require_all_knowledge_bases, require_scope_by_method
 from app.db.dependencies import SessionDep
+from app.kit.bodies import require_json_body
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.knowledge_bases import service
@@ -32,8 +33,8 @@ router = APIRouter(
     status_code=status.HTTP_201_CREATED,
     operation_id="knowledge_bases-create",
     summary="Create a knowledge base",
-    responses=problem_responses(409, 422),
-    dependencies=[require_all_knowledge_bases],
+    responses=problem_responses(409, 415, 422),
+    dependencies=[require_all_knowledge_bases, require_json_body],
 )
 async def create_knowledge_base(
     data: KnowledgeBaseCreate, session: SessionDep, project: ProjectDep, response: Response
@@ -73,7 +74,8 @@ async def get_knowledge_base(kb: KnowledgeBaseDep, session: SessionDep) -> Knowl
     "/{kb}",
     operation_id="knowledge_bases-update",
     summary="Update a knowledge base's name, title, description or chunking",
-    responses=problem_responses(404, 409, 422),
+    responses=problem_responses(404, 409, 415, 422),
+    dependencies=[require_json_body],
 )
 async def update_knowledge_base(
     kb: KnowledgeBaseDep, data: KnowledgeBaseUpdate, session: SessionDep

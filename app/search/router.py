@@ -18,7 +18,6 @@ from app.search.schemas import (
     MultiSearchRequest,
     SearchRequest,
     SearchResponse,
-    TextStatisticsRead,
 )
 
 router = APIRouter(
@@ -81,7 +80,12 @@ async def search_knowledge_bases(
     "/v1/knowledge-bases/{kb}/text-statistics",
     operation_id="search-text_statistics",
     summary="What full-text pruning knows of a knowledge base: budget, counts, common terms",
+    description="The common terms are listed only to callers who can read every document of "
+    "the knowledge base; for others `most_common` is empty and `most_common_withheld` says why "
+    "(the counts still cover every chunk).",
     responses=problem_responses(404),
 )
-async def get_text_statistics(kb: KnowledgeBaseDep, session: SessionDep) -> TextStatisticsRead:
-    return await text_statistics.describe(session, kb)
+async def get_text_statistics(
+    kb: KnowledgeBaseDep, session: SessionDep, visible: VisibleDocumentsDep
+) -> text_statistics.TextStatisticsRead:
+    return await text_statistics.describe(session, kb, visible=visible)

@@ -16,6 +16,10 @@ every lexeme held by at least 0.1 % of its chunks, computed by a background job 
 chunks' tsvectors (about 0.4 s per 100,000 chunks) and refreshed when the chunk count has moved
 by more than `STALE_FRACTION`. Staleness costs speed, not results: a lexeme with no count
 always defines candidates, and its frequency is counted exactly on the matched set.
+
+The counts cover every chunk, readable or not. The lexemes themselves are words of the
+documents, so `describe` lists them only to callers who can read every document of the
+knowledge base (docs/tenancy.md, "Document access lists").
 """
 
 from __future__ import annotations
@@ -26,16 +30,18 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select, text
+from pydantic import Field
+from sqlalchemy import ColumnElement, delete, exists, false, func, not_, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.engine import Database
 from app.jobs import repository as jobs_repository
 from app.jobs.worker import record_failure
-from app.models import Job, KnowledgeBase, TextStatistics
+from app.models import Document, Job, KnowledgeBase, TextStatistics
 from app.search.repository import chunk_counts, quote_lexeme
-from app.search.schemas import CommonLexeme, TextStatisticsRead
+from app.search.schemas import CommonLexeme
+from app.search.schemas import TextStatisticsRead as CountedTextStatistics
 
 MATCH_BUDGET = 1_000
 # Lexemes counted: those in at least this fraction of the chunks (rarer ones always define).
@@ -45,6 +51,29 @@ JOB_KIND = "text_stats"
 RETRY_DELAY_S = 30.0
 
 logger = logging.getLogger(__name__)
+
+WITHHELD_FOR_ACCESS = (
+    "Some documents of this knowledge base are hidden from this caller by their access lists, "
+    "and the counted lexemes may include their words; the counts remain."
+)
+
+
+class TextStatisticsRead(CountedTextStatistics):
+    """What full-text pruning knows of a knowledge base (docs/search.md), as the caller sees it."""
+
+    # Same class name as the schema it extends, so the API's schema keeps its name; the fields
+    # can move into app/search/schemas.py without changing the contract.
+    most_common: list[CommonLexeme] = Field(
+        description="The 20 most common lexemes; empty when `most_common_withheld` is set."
+    )
+    most_common_withheld: str | None = Field(
+        default=None,
+        description="Why `most_common` is empty although lexemes were counted: some document "
+        "of the knowledge base is hidden from the caller by its access list, and the counted "
+        "lexemes may include that document's words. Null when nothing is withheld (callers "
+        "who can read every document, admins).",
+    )
+
 
 COUNTED_LEXEMES = text(
     "SELECT lexeme, count(*) FROM chunks, unnest(tsvector_to_array(tsv)) AS lexeme "
@@ -109,12 +138,28 @@ async def load(
     return {kb_id: TermStatistics(count, min_df, found) for kb_id, count, min_df, found in rows}
 
 
-async def describe(session: AsyncSession, kb: KnowledgeBase) -> TextStatisticsRead:
-    """The knowledge base's statistics as the API shows them."""
+async def hides_documents(
+    session: AsyncSession, kb: KnowledgeBase, visible: ColumnElement[bool]
+) -> bool:
+    """Whether some document of the knowledge base is unreadable under `visible`."""
+    # coalesce: a NULL access test is not a readable document (acl.py never yields one today).
+    hidden = not_(func.coalesce(visible, false()))
+    found = await session.scalar(
+        select(exists().where(Document.knowledge_base_id == kb.id, hidden))
+    )
+    return bool(found)
+
+
+async def describe(
+    session: AsyncSession, kb: KnowledgeBase, *, visible: ColumnElement[bool]
+) -> TextStatisticsRead:
+    """The knowledge base's statistics as the API shows them to a caller reading `visible`."""
     chunk_count = (await chunk_counts(session, [kb.id]))[kb.id]
     row = await session.get(TextStatistics, kb.id)
     stats = None if row is None else TermStatistics(row.chunk_count, row.min_df, row.frequencies)
     common = sorted((row.frequencies if row else {}).items(), key=lambda item: (-item[1], item[0]))
+    # Lexemes are words of the documents: one held only by a hidden document would leak it.
+    withheld = bool(common) and await hides_documents(session, kb, visible)
     return TextStatisticsRead(
         match_budget=MATCH_BUDGET,
         chunk_count=chunk_count,
@@ -124,7 +169,10 @@ async def describe(session: AsyncSession, kb: KnowledgeBase) -> TextStatisticsRe
         min_df=None if row is None else row.min_df,
         lexemes=len(common),
         refreshed_at=None if row is None else row.refreshed_at,
-        most_common=[CommonLexeme(lexeme=lexeme, chunks=df) for lexeme, df in common[:20]],
+        most_common=[]
+        if withheld
+        else [CommonLexeme(lexeme=lexeme, chunks=df) for lexeme, df in common[:20]],
+        most_common_withheld=WITHHELD_FOR_ACCESS if withheld else None,
     )
 
 
