@@ -19,6 +19,7 @@ from app.ingestion import (
     find_node,
     parse_document,
 )
+from app.ingestion.chunking.base import MAX_CHARS_PER_TOKEN
 from app.ingestion.tree import SectionNode, iter_nodes
 from app.kit.errors import ValidationFailed
 
@@ -141,6 +142,22 @@ def test_unbroken_string_longer_than_budget_is_cut_by_characters() -> None:
     assert all(c.token_count <= 32 for c in chunks)
     assert len(chunks) > 10
     assert "".join(c.text for c in chunks) == parsed.text  # adjacent cuts, nothing lost
+
+
+@pytest.mark.parametrize(
+    "blob",
+    ["a" * 50_000, "\U0001f468\u200d\U0001f469\u200d\U0001f467" * 3000],
+    ids=["letters", "joined emoji"],
+)
+def test_text_the_tokenizer_folds_into_few_tokens_still_makes_bounded_chunks(blob: str) -> None:
+    # A "word" over 100 characters is one [UNK]: without a character bound, one chunk.
+    parsed = _md(f"# X\n\n{blob}")
+    chunks = _chunks(parsed, max_tokens=256, overlap_tokens=0)
+    assert MAX_CHARS_PER_TOKEN == 10  # the bound documented in docs/ingestion.md
+    assert max(len(c.text) for c in chunks) <= 2560
+    assert len(chunks) >= len(blob) // 2560
+    assert all(c.token_count <= 256 for c in chunks)
+    assert "".join(c.text for c in chunks) == blob  # adjacent cuts, nothing lost
 
 
 def test_code_block_over_budget_is_split_by_lines() -> None:

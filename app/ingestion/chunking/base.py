@@ -20,6 +20,11 @@ from app.ingestion.tokens import SpanningCounter, TokenCounter
 from app.ingestion.tree import SectionNode, containing_path
 
 Strategy = Literal["hierarchical", "sliding_window", "csv_rows"]
+# A chunk holds at most this many characters per token of its budget. The tokenizer folds some
+# text into very few tokens (a "word" over 100 characters is one [UNK], so 50,000 letters or
+# 3,000 joined emoji counted as one token and made one chunk of that size); English runs at
+# 4-5 characters per token, so the bound only cuts such text.
+MAX_CHARS_PER_TOKEN = 10
 
 
 class ChunkingConfig(BaseModel):
@@ -108,6 +113,11 @@ class ChunkContext:
                 counted = self.counter.count_tokens(self.source[start:end]) - self.overhead
             self._cache[key] = counted
         return self._cache[key]
+
+    def budget_tokens(self, start: int, end: int) -> int:
+        """What `source[start:end]` costs against the token budget: its tokens, or one per
+        MAX_CHARS_PER_TOKEN characters when that is more."""
+        return max(self.content_tokens(start, end), -(-(end - start) // MAX_CHARS_PER_TOKEN))
 
     def total_tokens(self, prefix: str, start: int, end: int) -> int:
         """Tokens the model sees for `prefix + source[start:end]`."""

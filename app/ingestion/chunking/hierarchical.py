@@ -78,7 +78,7 @@ def _merge_tiny(ctx: ChunkContext, groups: list[_Group]) -> list[_Group]:
     merged: list[_Group] = []
     tokens: list[int] = []
     for group in groups:
-        size = sum(ctx.content_tokens(*span) for span in group.spans)
+        size = sum(ctx.budget_tokens(*span) for span in group.spans)
         if merged and tokens[-1] < ctx.config.min_tokens and _mergeable(merged[-1], group):
             previous = merged[-1]
             previous.common = _common(previous.common, group.path)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.ingestion import segment
-from app.ingestion.chunking.base import ChunkContext, RawChunk
+from app.ingestion.chunking.base import MAX_CHARS_PER_TOKEN, ChunkContext, RawChunk
 from app.ingestion.segment import Span
 
 Splitter = Callable[[str, int, int], list[Span]]
@@ -34,7 +34,7 @@ class Packer:
 
     def pieces(self, start: int, end: int) -> list[Piece]:
         """Return `[start, end)` whole when it fits the budget, else cut finer until it does."""
-        tokens = self.ctx.content_tokens(start, end)
+        tokens = self.ctx.budget_tokens(start, end)
         if tokens <= self.limit:
             return [Piece(start, end, tokens)]
         for split in SPLITTERS:
@@ -50,20 +50,25 @@ class Packer:
             # Grow the probe until it overflows, so no count reads far more than one piece's
             # worth of text (the span may be megabytes long) ...
             cut = min(start + 4 * self.limit, end)
-            while cut < end and self.ctx.content_tokens(start, cut) <= self.limit:
+            while cut < end and self.ctx.budget_tokens(start, cut) <= self.limit:
                 cut = min(start + 2 * (cut - start), end)
             # ... then cut where the measured density says the budget ends, a little early;
             # each round strictly shortens the probe, and one or two rounds usually do.
-            while cut > start + 1 and (tokens := self.ctx.content_tokens(start, cut)) > self.limit:
+            while cut > start + 1 and (tokens := self.ctx.budget_tokens(start, cut)) > self.limit:
                 shorter = (cut - start) * self.limit * 9 // (tokens * 10)
                 cut = start + max(1, min(shorter, cut - start - 1))
-            found.append(Piece(start, cut, self.ctx.content_tokens(start, cut)))
+            found.append(Piece(start, cut, self.ctx.budget_tokens(start, cut)))
             start = cut
         return found
 
     def fits(self, start: int, end: int) -> bool:
-        """Say whether `prefix + source[start:end]` is within max_tokens by a real count."""
-        return self.ctx.total_tokens(self.prefix, start, end) <= self.ctx.max_tokens
+        """Say whether `prefix + source[start:end]` is within max_tokens by a real count, and
+        within the characters that budget allows."""
+        characters = len(self.prefix) + end - start
+        return (
+            characters <= self.ctx.max_tokens * MAX_CHARS_PER_TOKEN
+            and self.ctx.total_tokens(self.prefix, start, end) <= self.ctx.max_tokens
+        )
 
     def pack(
         self, pieces: Sequence[Piece], *, overlap: int, max_pieces: int | None = None
@@ -74,7 +79,7 @@ class Packer:
         for j in range(1, len(pieces)):
             left, right = pieces[j - 1].end, pieces[j].start
             if source[left:right].strip():
-                gaps[j] = self.ctx.content_tokens(left, right)
+                gaps[j] = self.ctx.budget_tokens(left, right)
         chunks: list[RawChunk] = []
         carry: Piece | None = None
         i = 0
@@ -123,7 +128,7 @@ class Packer:
         spans = segment.words(self.ctx.source, last.start, last.end)
         best: Piece | None = None
         for word_start, _ in reversed(spans[1:]):
-            tokens = self.ctx.content_tokens(word_start, last.end)
+            tokens = self.ctx.budget_tokens(word_start, last.end)
             if tokens > overlap:
                 break
             best = Piece(word_start, last.end, tokens)
