@@ -31,6 +31,7 @@ from app.health.router import Check
 from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
 from app.jobs.worker import WorkerPool
+from app.kit.paths import UnstorablePathMiddleware
 from app.kit.problems import Problem, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
 from app.projects.router import router as projects_router
@@ -130,6 +131,8 @@ def create_app(
     app.state.embedder_factory = embedder_factory
     install_problem_handlers(app)
     app.add_middleware(AuditMiddleware)
+    # Outermost: a path no resource can have is answered before anything records or reads it.
+    app.add_middleware(UnstorablePathMiddleware)
     app.include_router(health_router)
     app.include_router(knowledge_bases_router)
     app.include_router(documents_router)

@@ -377,3 +377,31 @@ async def test_unknown_chunk_is_404(client: httpx.AsyncClient, kb: dict[str, obj
     response = await client.get(f"{KB}/chunks/{uuid.uuid4()}")
     assert response.status_code == 404
     assert (await client.get(f"{KB}/chunks/not-a-uuid")).status_code == 422
+
+
+async def test_zero_vectors_are_refused(client: httpx.AsyncClient, kb: dict[str, object]) -> None:
+    # Cosine to a zero vector is undefined: stored, it came back with a null score.
+    single = await client.put(
+        f"{KB}/chunks/{uuid.uuid4()}", json={"text": "a", "doc_id": "d", "vector": [0.0] * 384}
+    )
+    assert single.status_code == 422
+    assert "all zeros" in single.json()["detail"]
+    good = base64_vector([0.25] * 384)
+    zero = base64_vector([0.0] * 384)  # the same size: the one-matrix check must catch it
+    chunks = [
+        {"text": f"t{k}", "doc_id": "d", "vector": zero if k == 1 else good} for k in range(3)
+    ]
+    bulk = await client.post(f"{KB}/chunks/bulk", json={"chunks": chunks})
+    assert bulk.status_code == 422
+    assert bulk.json()["detail"].startswith("chunks[1].vector is all zeros")
+    assert (await client.get(f"{KB}/chunks/count")).json()["count"] == 0
+
+
+async def test_vectors_beyond_float32_are_refused(
+    client: httpx.AsyncClient, kb: dict[str, object]
+) -> None:
+    response = await client.put(
+        f"{KB}/chunks/{uuid.uuid4()}", json={"text": "a", "doc_id": "d", "vector": [1e39] * 384}
+    )
+    assert response.status_code == 422
+    assert "NaN or infinite" in response.json()["detail"]

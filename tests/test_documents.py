@@ -9,8 +9,11 @@ import json
 import httpx
 import pytest
 from docx import Document as DocxDocument
+from fastapi import FastAPI
 from fpdf import FPDF
+from sqlalchemy import update
 
+from app.models import KnowledgeBase
 from tests.fakes import FakeEmbedders
 from tests.helpers import wait_ready
 
@@ -196,6 +199,8 @@ async def test_docx_upload_nests_headings(client: httpx.AsyncClient, kb: None) -
         ({"file": ("blank.txt", b"   \n\n ")}, 422, "unprocessable-document"),
         ({"file": ("bad.txt", b"caf\xc3\x28 latin")}, 422, "unprocessable-document"),
         ({"file": ("nul.txt", b"abc\x00def")}, 422, "unprocessable-document"),
+        ({"file": ("wide.txt", "\u3000\u00a0\n".encode())}, 422, "unprocessable-document"),
+        ({"file": ("bom.txt", b"\xef\xbb\xbf \n")}, 422, "unprocessable-document"),
         ({"file": ("img.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)}, 415, "unsupported-media-type"),
     ],
 )
@@ -236,6 +241,74 @@ async def test_too_large_is_413(client: httpx.AsyncClient, kb: None, app: object
 async def test_wrong_content_type_is_415(client: httpx.AsyncClient, kb: None) -> None:
     response = await client.post(DOCS, content=b"hello", headers={"content-type": "text/plain"})
     assert response.status_code == 415
+
+
+@pytest.mark.parametrize("text", ["\u3000\u00a0", "\ufeff", "\ufeff \u2003\n"])
+async def test_unicode_blank_text_is_empty_at_upload(
+    client: httpx.AsyncClient, kb: None, text: str
+) -> None:
+    # bytes.strip() knows ASCII only: these were accepted, then failed as "empty document".
+    response = await client.post(DOCS, json={"text": text})
+    assert response.status_code == 422
+    assert response.json()["type"].endswith("/unprocessable-document")
+    assert (await client.get(DOCS)).json()["total"] == 0
+
+
+@pytest.mark.parametrize("fmt", ["bogus", "Markdown"])
+async def test_unknown_multipart_format_is_422(
+    client: httpx.AsyncClient, kb: None, fmt: str
+) -> None:
+    # Stored as given before: the document failed, and so did every reindex.
+    response = await client.post(
+        DOCS, files={"file": ("a.txt", b"Some text.")}, data={"format": fmt}
+    )
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["loc"] == ["body", "format"]
+    assert (await client.get(DOCS)).json()["total"] == 0
+
+
+async def test_multipart_format_may_name_any_supported_format(
+    client: httpx.AsyncClient, kb: None
+) -> None:
+    response = await client.post(
+        DOCS,
+        params={"wait": "true"},
+        files={"file": ("notes.txt", b"# Notes\n\nBody.")},
+        data={"format": "markdown"},
+    )
+    assert response.status_code == 200, response.text
+    assert (response.json()["format"], response.json()["title"]) == ("markdown", "Notes")
+
+
+async def test_markdown_after_a_bom_is_markdown(client: httpx.AsyncClient, kb: None) -> None:
+    # The heading on line 1 follows the BOM: detection saw "\ufeff# Title" and said text.
+    response = await upload_text(client, "\ufeff# Title\n\nBody. More.")
+    document = response.json()
+    assert (document["status"], document["format"], document["title"]) == (
+        "ready",
+        "markdown",
+        "Title",
+    )
+
+
+@pytest.mark.parametrize(
+    ("chunking", "message"),
+    [({"max_tokens": 8192}, "exceeds the embedder's window"), ({"overlap_tokens": 300}, "below")],
+)
+async def test_chunking_override_the_embedder_cannot_take_is_422(
+    client: httpx.AsyncClient, kb: None, chunking: dict[str, int], message: str
+) -> None:
+    # Answered 202 before, then the document failed in the background.
+    single = await client.post(DOCS, json={"text": "Some text.", "chunking": chunking})
+    assert single.status_code == 422
+    assert message in single.json()["detail"]
+    batch = await client.post(
+        f"{DOCS}/batch",
+        json={"documents": [{"text": "Fine."}, {"text": "Some text.", "chunking": chunking}]},
+    )
+    assert batch.status_code == 422
+    assert batch.json()["index"] == 1
+    assert (await client.get(DOCS)).json()["total"] == 0
 
 
 async def test_bad_json_fields_are_422(client: httpx.AsyncClient, kb: None) -> None:
@@ -291,12 +364,19 @@ async def test_job_of_other_kb_is_404(client: httpx.AsyncClient, kb: None) -> No
     assert (await client.get(f"/v1/knowledge-bases/other/jobs/{job_id}")).status_code == 404
 
 
-async def test_failed_reindex_keeps_old_chunks(client: httpx.AsyncClient, kb: None) -> None:
+async def test_failed_reindex_keeps_old_chunks(
+    client: httpx.AsyncClient, app: FastAPI, kb: None
+) -> None:
     document = (await upload_text(client, MARKDOWN)).json()
     before = (await client.get(f"{BASE}/chunks/count")).json()["count"]
-    # Valid settings, but larger than the embedder's 256-token window: chunking refuses.
-    patch = await client.patch(BASE, json={"chunking": {"max_tokens": 1000}})
-    assert patch.status_code == 200
+    # Larger than the embedder's 256-token window: chunking refuses. The API refuses such
+    # settings now (a 422), but a knowledge base may hold them from before it did.
+    async with app.state.database.transaction() as session:
+        await session.execute(
+            update(KnowledgeBase)
+            .where(KnowledgeBase.name == "kb")
+            .values(chunking={"max_tokens": 1000})
+        )
     assert (await client.post(f"{DOCS}/{document['id']}/reindex")).status_code == 202
     done = await wait_ready(client, f"{DOCS}/{document['id']}")
     assert done["status"] == "ready"

@@ -189,3 +189,29 @@ async def test_chunking_settings_are_validated(client: httpx.AsyncClient) -> Non
     assert good.status_code == 201
     patch = await client.patch("/v1/knowledge-bases/c3", json={"chunking": {"overlap_chars": -1}})
     assert patch.status_code == 422
+
+
+@pytest.mark.parametrize(
+    ("chunking", "message"),
+    [
+        ({"max_tokens": 8192}, "exceeds the embedder's window of 256"),
+        ({"overlap_tokens": 300}, "overlap_tokens must be below max_tokens (256)"),
+    ],
+)
+async def test_chunking_the_embedder_cannot_take_is_422(
+    client: httpx.AsyncClient, chunking: dict[str, int], message: str
+) -> None:
+    # Accepted before, then every upload failed in the background with this message.
+    created = await create(client, name="w1", chunking=chunking)
+    assert created.status_code == 422
+    assert message in created.json()["detail"]
+    assert (await create(client, name="w2")).status_code == 201
+    patch = await client.patch("/v1/knowledge-bases/w2", json={"chunking": chunking})
+    assert patch.status_code == 422
+    assert message in patch.json()["detail"]
+
+
+async def test_api_models_may_chunk_beyond_the_local_window(client: httpx.AsyncClient) -> None:
+    embedding = {"provider": "openai", "model": "m", "dimensions": 8}
+    created = await create(client, name="wide", embedding=embedding, chunking={"max_tokens": 1000})
+    assert created.status_code == 201, created.text

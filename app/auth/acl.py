@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
 from sqlalchemy import ColumnElement, Text, func, literal, or_, true
 from sqlalchemy.dialects.postgresql import ARRAY
 
+from app.kit.schemas import RequestModel
+from app.kit.strings import check_text
 from app.models import Document
 
 MAX_PRINCIPALS = 100
@@ -27,13 +29,12 @@ Principal = Annotated[
         description="A user, group or role name, e.g. `group:hr`; no spaces or commas.",
         examples=["group:hr"],
     ),
+    AfterValidator(check_text),
 ]
 
 
-class DocumentAccess(BaseModel):
+class DocumentAccess(RequestModel):
     """Who may read a document."""
-
-    model_config = ConfigDict(extra="forbid")
 
     principals: list[Principal] = Field(
         max_length=MAX_PRINCIPALS,

@@ -6,7 +6,10 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field, field_validator
+
+from app.kit.schemas import RequestModel
+from app.kit.strings import JsonObject, StoredText, check_text
 
 MAX_CHUNK_CHARS = 100_000
 MAX_BULK_CHUNKS = 50_000
@@ -27,11 +30,9 @@ class ChunkLineage(BaseModel):
     end_offset: int | None = Field(default=None, ge=0)
 
 
-class ChunkUpsert(ChunkLineage):
-    model_config = ConfigDict(extra="forbid")
-
-    text: str = Field(min_length=1, max_length=MAX_CHUNK_CHARS)
-    doc_id: str = Field(
+class ChunkUpsert(ChunkLineage, RequestModel):
+    text: StoredText = Field(min_length=1, max_length=MAX_CHUNK_CHARS)
+    doc_id: StoredText = Field(
         min_length=1,
         max_length=256,
         description="A document id, or an external id; an unknown one creates a document.",
@@ -43,7 +44,15 @@ class ChunkUpsert(ChunkLineage):
         '`encoding_format: "base64"` returns): a quarter of the size, and for bulk loads '
         "parsed some 40 times faster.",
     )
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    metadata: JsonObject = Field(default_factory=dict)
+
+    @field_validator("node_path", "section_titles", "leaf_node_id", "doc_title")
+    @classmethod
+    def _storable(cls, value: list[str] | str | None) -> list[str] | str | None:
+        # Checked here, not in ChunkLineage, which also shapes what is read back.
+        for text in [value] if isinstance(value, str) else value or []:
+            check_text(text)
+        return value
 
 
 class ChunkBulkItem(ChunkUpsert):
@@ -54,9 +63,7 @@ class ChunkBulkItem(ChunkUpsert):
     )
 
 
-class ChunkBulkUpsert(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ChunkBulkUpsert(RequestModel):
     chunks: list[ChunkBulkItem] = Field(min_length=1, max_length=MAX_BULK_CHUNKS)
 
 

@@ -25,6 +25,7 @@ from app.chunks.schemas import (
 )
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_cursor, encode_cursor
+from app.kit.vectors import as_float32, vector_problem
 from app.models import Chunk, KnowledgeBase
 
 
@@ -46,7 +47,7 @@ CHUNK_ID_IN_USE = (
 
 
 def vector_values(kb: KnowledgeBase, vector: Sequence[float] | str, *, where: str) -> np.ndarray:
-    """The supplied vector as float32: the knowledge base's dimension, finite components."""
+    """The supplied vector as float32: the knowledge base's dimension, finite, not all zeros."""
     if isinstance(vector, str):
         try:
             raw = base64.b64decode(vector, validate=True)
@@ -60,15 +61,16 @@ def vector_values(kb: KnowledgeBase, vector: Sequence[float] | str, *, where: st
             )
         values = np.frombuffer(raw, dtype="<f4")
     else:
-        values = np.asarray(vector, dtype=np.float32)
+        values = as_float32(vector)
     if len(values) != kb.embedding_dimensions:
         raise ValidationFailed(
             f"{where} has {len(values)} dimensions; knowledge base {kb.name!r} expects "
             f"{kb.embedding_dimensions}.",
             extra={"expected_dimensions": kb.embedding_dimensions, "given_dimensions": len(values)},
         )
-    if not np.isfinite(values).all():
-        raise ValidationFailed(f"{where} contains NaN or infinite components.")
+    problem = vector_problem(values)
+    if problem is not None:
+        raise ValidationFailed(f"{where} {problem}.")
     return values
 
 
@@ -96,7 +98,8 @@ def supplied_vectors(kb: KnowledgeBase, items: Sequence[ChunkUpsert]) -> dict[in
             raw = b""
         if len(raw) == size * len(encoded):
             matrix = np.frombuffer(raw, dtype="<f4").reshape(len(encoded), -1)
-            if np.isfinite(matrix).all():
+            # A zero row poisons search (cosine to it is undefined): one by one names it.
+            if np.isfinite(matrix).all() and matrix.any(axis=1).all():
                 return dict(zip(positions, matrix, strict=True))
     return {
         position: vector_values(kb, vector, where=f"chunks[{position}].vector")

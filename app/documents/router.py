@@ -30,6 +30,8 @@ from app.kit.bodies import json_request_body, require_json
 from app.kit.errors import AppError, UnsupportedMediaType, ValidationFailed
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
+from app.kit.strings import json_problem
+from app.knowledge_bases import service as knowledge_bases
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 
 router = APIRouter(
@@ -106,6 +108,7 @@ async def create_document(
             "Send application/json ({text, title, ...}) or multipart/form-data with a `file`."
         )
     detected = precheck(upload)
+    knowledge_bases.check_chunking(kb, upload.chunking)
     async with database.transaction(project_id=kb.project_id, knowledge_bases=[kb.id]) as session:
         document, created = await service.create(
             session, kb, upload, detected_format=detected, settings=settings, visible=visible
@@ -157,7 +160,7 @@ async def create_documents(
     for index, upload in enumerate(uploads):
         try:
             checked.append((upload, precheck(upload)))
-            service.check_chunking(kb, upload.chunking)
+            knowledge_bases.check_chunking(kb, upload.chunking)
         except AppError as exc:
             raise type(exc)(
                 f"documents[{index}]: {exc.detail}", extra={**exc.extra, "index": index}
@@ -218,8 +221,9 @@ async def list_documents(
             raise ValidationFailed("`metadata` must be a JSON object.") from exc
         if not isinstance(wanted, dict):
             raise ValidationFailed("`metadata` must be a JSON object.")
-        if "\\u0000" in json.dumps(wanted):
-            raise ValidationFailed("`metadata` cannot contain NUL characters (\\u0000).")
+        problem = json_problem(wanted)
+        if problem is not None:
+            raise ValidationFailed(f"`metadata` cannot be stored: {problem}.")
     return await service.list_page(
         session,
         kb,

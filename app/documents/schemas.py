@@ -6,28 +6,29 @@ import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.auth.acl import DocumentAccess
+from app.ingestion.parsers import supported_formats
+from app.kit.schemas import RequestModel
+from app.kit.strings import JsonObject, StoredText
 
 DocumentStatus = Literal["queued", "parsing", "chunking", "embedding", "ready", "failed"]
 TERMINAL_STATUSES = frozenset({"ready", "failed"})
 
 
-class DocumentCreate(BaseModel):
-    """A JSON upload of text (markdown or plain); files go through multipart."""
+class DocumentFields(RequestModel):
+    """What an upload says besides its content: the fields of a JSON upload, and the form
+    fields of a multipart one (which are checked by this model too)."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    text: str = Field(min_length=1, description="The document's text.")
-    title: str | None = Field(default=None, max_length=1000)
-    format: Literal["markdown", "text"] | None = Field(
-        default=None, description="Detected when absent."
+    title: StoredText | None = Field(default=None, max_length=1000)
+    format: str | None = Field(
+        default=None, description="A supported format name; detected when absent."
     )
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    source_uri: str | None = Field(default=None, max_length=4000)
-    external_id: str | None = Field(default=None, min_length=1, max_length=256)
-    chunking: dict[str, Any] | None = Field(
+    metadata: JsonObject = Field(default_factory=dict)
+    source_uri: StoredText | None = Field(default=None, max_length=4000)
+    external_id: StoredText | None = Field(default=None, min_length=1, max_length=256)
+    chunking: JsonObject | None = Field(
         default=None, description="Overrides the knowledge base's chunking for this upload."
     )
     access: DocumentAccess | None = Field(
@@ -35,14 +36,29 @@ class DocumentCreate(BaseModel):
         description="Who may read the document; absent: everyone in the project.",
     )
 
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str | None) -> str | None:
+        # Stored as given, an unknown name would fail every ingestion and reindex later.
+        if value is not None and value not in supported_formats():
+            raise ValueError(f"unknown format; one of {', '.join(supported_formats())}")
+        return value
+
+
+class DocumentCreate(DocumentFields):
+    """A JSON upload of text (markdown or plain); files go through multipart."""
+
+    text: str = Field(min_length=1, description="The document's text.")
+    format: Literal["markdown", "text"] | None = Field(
+        default=None, description="Detected when absent."
+    )
+
 
 MAX_BATCH_DOCUMENTS = 1000
 
 
-class DocumentBatchCreate(BaseModel):
+class DocumentBatchCreate(RequestModel):
     """Many JSON uploads in one request: accepted together or not at all."""
-
-    model_config = ConfigDict(extra="forbid")
 
     documents: list[DocumentCreate] = Field(min_length=1, max_length=MAX_BATCH_DOCUMENTS)
 

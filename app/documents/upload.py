@@ -11,10 +11,9 @@ from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
-from app.auth.acl import DocumentAccess
-from app.documents.schemas import DocumentBatchCreate, DocumentCreate
+from app.documents.schemas import DocumentBatchCreate, DocumentCreate, DocumentFields
 from app.ingestion.detect import detect_format
-from app.kit.bodies import limited_stream, read_json_model
+from app.kit.bodies import invalid_body, limited_stream, read_json_model
 from app.kit.errors import BadRequest, UnprocessableDocument, ValidationFailed
 
 TEXT_FORMATS = frozenset({"text", "markdown", "csv", "html"})
@@ -36,6 +35,8 @@ class Upload:
     chunking: dict[str, Any] | None = None
     # {"principals": [...]} or None (readable by the whole project); see app/auth/acl.py.
     access: dict[str, Any] | None = None
+    # A JSON upload's `data` is the UTF-8 of its `text` field: text by construction.
+    is_text: bool = False
 
 
 async def read_json(request: Request, limit: int) -> Upload:
@@ -54,26 +55,21 @@ async def read_json_batch(request: Request, limit: int) -> list[Upload]:
 def _upload_of(data: DocumentCreate) -> Upload:
     return Upload(
         data=data.text.encode("utf-8"),
-        format=data.format,
-        title=data.title,
-        metadata=data.metadata,
-        source_uri=data.source_uri,
-        external_id=data.external_id,
-        chunking=data.chunking,
-        access=data.access.model_dump() if data.access is not None else None,
+        is_text=True,
+        **_fields_of(data),
     )
 
 
-def _access(raw: dict[str, Any] | None) -> dict[str, Any] | None:
-    if raw is None:
-        return None
-    try:
-        return DocumentAccess.model_validate(raw).model_dump()
-    except ValidationError as exc:
-        raise ValidationFailed(
-            "Form field 'access' must be {\"principals\": [...]}: "
-            + "; ".join(err["msg"] for err in exc.errors()[:3])
-        ) from exc
+def _fields_of(fields: DocumentFields) -> dict[str, Any]:
+    return {
+        "format": fields.format,
+        "title": fields.title,
+        "metadata": fields.metadata,
+        "source_uri": fields.source_uri,
+        "external_id": fields.external_id,
+        "chunking": fields.chunking,
+        "access": fields.access.model_dump() if fields.access is not None else None,
+    }
 
 
 def _json_object(raw: str | None, name: str) -> dict[str, Any] | None:
@@ -120,31 +116,52 @@ async def read_multipart(request: Request, limit: int) -> Upload:
             data=data,
             filename=upload.filename,
             content_type=upload.content_type,
-            title=_text_field(form, "title", 1000),
-            metadata=_json_object(_text_field(form, "metadata", MAX_FORM_FIELD_BYTES), "metadata")
-            or {},
-            source_uri=_text_field(form, "source_uri", 4000),
-            external_id=_text_field(form, "external_id", 256),
-            chunking=_json_object(_text_field(form, "chunking", 10_000), "chunking"),
-            format=_text_field(form, "format", 16),
-            access=_access(_json_object(_text_field(form, "access", 100_000), "access")),
+            **_fields_of(_form_fields(form)),
         )
     finally:
         await form.close()
+
+
+def _form_fields(form: Any) -> DocumentFields:
+    """The form fields, checked by the model that checks a JSON upload's fields."""
+    given = {
+        "title": _text_field(form, "title", 1000),
+        "metadata": _json_object(_text_field(form, "metadata", MAX_FORM_FIELD_BYTES), "metadata"),
+        "source_uri": _text_field(form, "source_uri", 4000),
+        "external_id": _text_field(form, "external_id", 256),
+        "chunking": _json_object(_text_field(form, "chunking", 10_000), "chunking"),
+        "format": _text_field(form, "format", 16),
+        "access": _json_object(_text_field(form, "access", 100_000), "access"),
+    }
+    try:
+        return DocumentFields.model_validate(
+            {name: value for name, value in given.items() if value is not None}
+        )
+    except ValidationError as exc:
+        raise invalid_body(exc, "a valid upload") from exc
 
 
 def precheck(upload: Upload) -> str:
     """Checks cheap enough to answer at upload; returns the detected format."""
     if not upload.data.strip():
         raise UnprocessableDocument("The document is empty.")
+    if upload.is_text:
+        # Before detection, which calls text with a NUL binary (415) rather than bad text.
+        _check_text(upload.data)
     fmt = upload.format or detect_format(upload.data, upload.filename, upload.content_type)
-    if fmt in TEXT_FORMATS:
-        if b"\x00" in upload.data:
-            raise UnprocessableDocument("The document contains NUL bytes; it is not text.")
-        try:
-            upload.data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise UnprocessableDocument(
-                f"The document is not valid UTF-8 (byte {exc.start})."
-            ) from exc
+    if fmt in TEXT_FORMATS and not upload.is_text:
+        _check_text(upload.data)
     return fmt
+
+
+def _check_text(data: bytes) -> None:
+    if b"\x00" in data:
+        raise UnprocessableDocument("The document contains NUL bytes; it is not text.")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnprocessableDocument(f"The document is not valid UTF-8 (byte {exc.start}).") from exc
+    # As the parsers see it (app/ingestion/parsers/base.py): BOM dropped, Unicode whitespace
+    # stripped. bytes.strip() above knows only ASCII whitespace.
+    if not text.removeprefix("\ufeff").strip():
+        raise UnprocessableDocument("The document is empty.")

@@ -53,6 +53,10 @@ def _error_detail(response: httpx.Response) -> str:
     return str(message)[:300]
 
 
+# OpenAI's embedding models read at most this many tokens of one text.
+MAX_INPUT_TOKENS = 8191
+
+
 class OpenAICompatibleEmbedder:
     """POSTs batches to `{base_url}/embeddings`; transient failures back off and retry."""
 
@@ -72,7 +76,7 @@ class OpenAICompatibleEmbedder:
         timeout_s: float = 30.0,
         max_retries: int = 5,
         send_dimensions: bool = False,
-        max_tokens: int = 8191,
+        max_tokens: int = MAX_INPUT_TOKENS,
         backoff_base_s: float = 0.5,
         backoff_max_s: float = 20.0,
         max_retry_after_s: float = 60.0,

@@ -11,7 +11,8 @@ from typing import Literal
 from app.config import get_settings
 from app.embeddings.base import EmbedderUnavailable, EmbeddingProvider
 from app.embeddings.local import LocalOnnxEmbedder, Variant
-from app.embeddings.openai import OpenAICompatibleEmbedder
+from app.embeddings.openai import MAX_INPUT_TOKENS, OpenAICompatibleEmbedder
+from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW
 
 ProviderName = Literal["local", "openai", "none"]
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -33,6 +34,15 @@ class EmbeddingSpec:
 DEFAULT_LOCAL = EmbeddingSpec(
     provider="local", model="all-MiniLM-L6-v2", dimensions=384, variant="int8"
 )
+
+
+def input_window(provider: str) -> int:
+    """The most tokens one text may have for a provider's model, as ingestion counts them.
+
+    Known without loading the model, so chunking settings are checked when they are given.
+    The built-in model reads 256; without an embedder (`none`) chunks keep that size too.
+    """
+    return MAX_INPUT_TOKENS if provider == "openai" else DEFAULT_EMBEDDER_WINDOW
 
 
 def build_provider(spec: EmbeddingSpec, *, model_dir: Path) -> EmbeddingProvider | None:

@@ -119,6 +119,9 @@ def detect_format(data: bytes, filename: str | None, content_type: str | None) -
         raise _unsupported(f"content of type {media_type or 'unknown'} that is not text")
     if media_type and not media_type.startswith("text/") and media_type not in _UNTYPED:
         raise _unsupported(f"content type {media_type}")
-    # A prefix is enough to tell, and keeps this cheap where it runs at upload time.
-    sample = data[:_MARKDOWN_SNIFF_BYTES].decode("utf-8", errors="replace")
+    # A prefix is enough to tell, and keeps this cheap where it runs at upload time. Without
+    # its BOM, as the parser reads it: a heading on line 1 must start the line.
+    sample = (
+        data[:_MARKDOWN_SNIFF_BYTES].removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace")
+    )
     return "markdown" if looks_like_markdown(sample) else "text"

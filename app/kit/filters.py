@@ -44,6 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 
 from app.kit.errors import ValidationFailed
+from app.kit.strings import unstorable
 
 MAX_DEPTH = 8
 MAX_CONDITIONS = 100
@@ -369,8 +370,10 @@ def _string(value: Any, loc: Loc) -> str:
         raise FilterError(f"expected a string, got {_json_type(value)}", loc)
     if len(value) > MAX_STRING_CHARS:
         raise FilterError(f"strings are limited to {MAX_STRING_CHARS} characters", loc)
-    if "\x00" in value:
-        raise FilterError("strings may not contain NUL characters", loc)
+    reason = unstorable(value)
+    if reason is not None:
+        # The database cannot compare such text (a 500), so it matches nothing stored.
+        raise FilterError(f"the string {reason}", loc)
     return value
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -10,7 +11,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.kit.errors import PROBLEM_BASE, AppError
@@ -56,6 +57,17 @@ class Problem(BaseModel):
     errors: list[FieldError] | None = None
 
 
+class ProblemJSONResponse(JSONResponse):
+    """JSON that renders whatever client input a problem echoes (a filter key, a field name)."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            # A lone surrogate is not UTF-8; escaped (\\ud800) the body is valid JSON again.
+            return json.dumps(content, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
 def problem_response(
     status: int,
     type_: str,
@@ -76,7 +88,7 @@ def problem_response(
     if instance:
         body["instance"] = instance
     body.update(extra or {})
-    return JSONResponse(
+    return ProblemJSONResponse(
         jsonable_encoder(body), status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers
     )
 
@@ -168,6 +180,29 @@ async def _integrity_error(request: Request, exc: Exception) -> JSONResponse:
     return await _unhandled(request, exc)
 
 
+# Text the database cannot take: NUL (22021 character_not_in_repertoire) and what jsonb cannot
+# translate (22P05 untranslatable_character, e.g. "\u0000"). Request models refuse such text
+# first (app/kit/strings.py); this keeps a field they miss a 422 rather than a 500.
+UNSTORABLE_TEXT = frozenset({"22021", "22P05"})
+
+
+async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, DBAPIError)
+    if getattr(exc.orig, "sqlstate", None) in UNSTORABLE_TEXT:
+        logger.warning(
+            "unstorable text reached the database on %s %s", request.method, request.url.path
+        )
+        return problem_response(
+            422,
+            "validation-error",
+            "Validation failed",
+            "The request holds text the database cannot store: a NUL character (\\u0000) "
+            "or a lone UTF-16 surrogate.",
+            instance=request.url.path,
+        )
+    return await _unhandled(request, exc)
+
+
 async def _unhandled(request: Request, exc: Exception) -> JSONResponse:
     # The body never carries exception text; the log has the traceback.
     logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
@@ -186,4 +221,5 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(IntegrityError, _integrity_error)
+    app.add_exception_handler(DBAPIError, _database_error)
     app.add_exception_handler(Exception, _unhandled)

@@ -6,7 +6,10 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, HttpUrl
+from pydantic import BaseModel, Field, HttpUrl
+
+from app.kit.schemas import RequestModel
+from app.kit.strings import JsonObject, StoredText
 
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 
@@ -25,17 +28,15 @@ DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_LOCAL_DIMENSIONS = 384
 
 
-class EmbeddingConfig(BaseModel):
+class EmbeddingConfig(RequestModel):
     """Which embedder a knowledge base uses; fixed once the knowledge base exists."""
-
-    model_config = ConfigDict(extra="forbid")
 
     provider: Literal["local", "openai", "none"] = Field(
         default="local",
         description="`local`: the built-in offline model. `openai`: any OpenAI-compatible "
         "/v1/embeddings server. `none`: no embedder (text search only, vectors may be supplied).",
     )
-    model: str | None = Field(default=None, max_length=200)
+    model: StoredText | None = Field(default=None, max_length=200)
     dimensions: int | None = Field(default=None, ge=1, le=16000)
     variant: Literal["int8", "fp32"] | None = Field(
         default=None, description="Local model weights; queries use the same variant."
@@ -58,9 +59,7 @@ class EmbeddingRead(BaseModel):
     api_key_env: str | None = None
 
 
-class HnswConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class HnswConfig(RequestModel):
     m: int = Field(default=16, ge=2, le=100)
     ef_construction: int = Field(default=64, ge=4, le=1000)
 
@@ -74,30 +73,26 @@ TextSearchLanguage = Annotated[
 ]
 
 
-class KnowledgeBaseCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class KnowledgeBaseCreate(RequestModel):
     name: KnowledgeBaseName
-    title: str | None = Field(default=None, max_length=200)
-    description: str = Field(default="", max_length=4000)
+    title: StoredText | None = Field(default=None, max_length=200)
+    description: StoredText = Field(default="", max_length=4000)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
-    chunking: dict[str, Any] = Field(
+    chunking: JsonObject = Field(
         default_factory=dict, description="Default chunking strategy and parameters."
     )
     text_search_language: TextSearchLanguage = "english"
     hnsw: HnswConfig = Field(default_factory=HnswConfig)
 
 
-class KnowledgeBaseUpdate(BaseModel):
+class KnowledgeBaseUpdate(RequestModel):
     """Fields that may change; the embedding may only be restated unchanged."""
 
-    model_config = ConfigDict(extra="forbid")
-
     name: KnowledgeBaseName | None = None
-    title: str | None = Field(default=None, max_length=200)
-    description: str | None = Field(default=None, max_length=4000)
+    title: StoredText | None = Field(default=None, max_length=200)
+    description: StoredText | None = Field(default=None, max_length=4000)
     embedding: EmbeddingConfig | None = None
-    chunking: dict[str, Any] | None = None
+    chunking: JsonObject | None = None
 
 
 class KnowledgeBaseRead(BaseModel):

@@ -9,7 +9,8 @@ from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks.vector_index import create_vector_index, drop_vector_index
-from app.ingestion.chunking import ChunkingConfig
+from app.embeddings.registry import input_window
+from app.ingestion.chunking import ChunkingConfig, token_budget
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.knowledge_bases import repository
@@ -31,16 +32,31 @@ IMMUTABLE_EMBEDDING_HINT = (
 )
 
 
-def validate_chunking(chunking: dict[str, Any]) -> dict[str, Any]:
-    """Chunking settings as given, once they validate; a 422 naming the problem otherwise."""
+def validate_chunking(chunking: dict[str, Any], *, provider: str | None = None) -> dict[str, Any]:
+    """Chunking settings as given, once they validate; a 422 naming the problem otherwise.
+
+    With the embedding `provider`, also what ingestion checks against its model's window
+    (`token_budget`): settings every upload would fail with are refused when they are given.
+    """
     try:
-        ChunkingConfig(**chunking)
+        config = ChunkingConfig(**chunking)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(map(str, e['loc'])) or 'chunking'}: {e['msg']}" for e in exc.errors()
         )
         raise ValidationFailed(f"Invalid chunking settings: {problems}") from exc
+    if provider is not None:
+        try:
+            token_budget(config, embedder_window=input_window(provider))
+        except ValidationFailed as exc:
+            raise ValidationFailed(f"Invalid chunking settings: {exc.detail}") from exc
     return chunking
+
+
+def check_chunking(kb: KnowledgeBase, override: dict[str, Any] | None) -> None:
+    """Reject an upload's chunking override (merged over the knowledge base's settings) that
+    its ingestion would fail with, at upload rather than in the background job."""
+    validate_chunking({**kb.chunking, **(override or {})}, provider=kb.embedding_provider)
 
 
 def resolve_embedding(config: EmbeddingConfig) -> EmbeddingRead:
@@ -150,7 +166,7 @@ async def create(
         embedding_dimensions=embedding.dimensions,
         embedding_variant=embedding.variant,
         embedding_options=options,
-        chunking=validate_chunking(data.chunking),
+        chunking=validate_chunking(data.chunking, provider=embedding.provider),
         text_search_language=data.text_search_language,
         hnsw_m=data.hnsw.m,
         hnsw_ef_construction=data.hnsw.ef_construction,
@@ -208,7 +224,7 @@ async def update(
     if data.description is not None:
         kb.description = data.description
     if data.chunking is not None:
-        kb.chunking = validate_chunking(data.chunking)
+        kb.chunking = validate_chunking(data.chunking, provider=kb.embedding_provider)
     return await _read(session, kb)
 
 

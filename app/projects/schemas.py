@@ -6,10 +6,12 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, Field
 
 from app.auth.acl import MAX_PRINCIPALS, Principal
 from app.auth.callers import Scope
+from app.kit.schemas import RequestModel
+from app.kit.strings import StoredText
 from app.knowledge_bases.schemas import NAME_PATTERN
 
 ProjectName = Annotated[
@@ -24,11 +26,9 @@ ProjectName = Annotated[
 ]
 
 
-class ProjectCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ProjectCreate(RequestModel):
     name: ProjectName
-    description: str = Field(default="", max_length=4000)
+    description: StoredText = Field(default="", max_length=4000)
 
 
 class ProjectRead(BaseModel):
@@ -38,16 +38,14 @@ class ProjectRead(BaseModel):
     created_at: datetime
 
 
-class ApiKeyCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=100, examples=["search-gateway"])
+class ApiKeyCreate(RequestModel):
+    name: StoredText = Field(min_length=1, max_length=100, examples=["search-gateway"])
     scopes: list[Scope] = Field(
         min_length=1,
         description="`read`: list, get and search. `write`: also upload, update and delete. "
         "`admin`: also manage the project's keys (in project `default`: every project).",
     )
-    knowledge_bases: list[str] | None = Field(
+    knowledge_bases: list[StoredText] | None = Field(
         default=None,
         min_length=1,
         max_length=100,

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import math
 import uuid
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from app.kit.schemas import RequestModel
+from app.kit.strings import StoredText
+from app.kit.vectors import as_float32, vector_problem
 
 MAX_QUERY_CHARS = 20_000
 MAX_VECTOR_DIMS = 16_000
@@ -37,10 +40,10 @@ class Include(StrEnum):
     VECTORS = "vectors"
 
 
-class MmrOptions(BaseModel):
+class MmrOptions(RequestModel):
     """Maximal marginal relevance over the best `rerank_depth` hits (needs vectors)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(populate_by_name=True)
 
     lambda_: float = Field(
         default=0.5,
@@ -51,12 +54,10 @@ class MmrOptions(BaseModel):
     )
 
 
-class SearchOptions(BaseModel):
+class SearchOptions(RequestModel):
     """Everything a search takes besides where to search."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    query: str | None = Field(
+    query: StoredText | None = Field(
         default=None,
         max_length=MAX_QUERY_CHARS,
         description="Natural-language query; embedded for vector search, parsed for text search.",
@@ -119,9 +120,11 @@ class SearchOptions(BaseModel):
 
     @field_validator("vector")
     @classmethod
-    def _finite(cls, vector: list[float] | None) -> list[float] | None:
-        if vector is not None and not all(math.isfinite(x) for x in vector):
-            raise ValueError("vector values must be finite numbers")
+    def _searchable(cls, vector: list[float] | None) -> list[float] | None:
+        if vector is not None:
+            problem = vector_problem(as_float32(vector))
+            if problem is not None:
+                raise ValueError(f"the vector {problem}")
         return vector
 
     @model_validator(mode="after")
@@ -138,7 +141,7 @@ class SearchRequest(SearchOptions):
 class MultiSearchRequest(SearchOptions):
     """A search across knowledge bases that share one embedding model."""
 
-    knowledge_bases: list[str] = Field(
+    knowledge_bases: list[StoredText] = Field(
         min_length=1,
         max_length=MAX_KNOWLEDGE_BASES,
         description="Knowledge base ids or names; all must use the same embedding model.",

@@ -88,3 +88,35 @@ async def test_rerank_without_a_configured_reranker_is_422(
     app.state.reranker = None
     found = await search(client, kb, expect=422, query="rivers", rerank=True)
     assert "ARBOR_RERANK_URL" in found["detail"]
+
+
+@pytest.mark.parametrize(
+    ("vector", "message"),
+    [
+        ([1e39] * 384, "NaN or infinite"),  # beyond float32: the database refused it (a 500)
+        ([0.0] * 384, "all zeros"),  # cosine to it is undefined: every score was null
+        ([1e-50] * 384, "all zeros"),  # zero once stored as float32
+    ],
+)
+async def test_vectors_search_cannot_compare_are_422(
+    client: httpx.AsyncClient, kb: Any, vector: list[float], message: str
+) -> None:
+    for mode in ("vector", "hybrid"):
+        found = await search(client, kb, expect=422, vector=vector, query="rivers", mode=mode)
+        assert message in found["detail"]
+        assert found["errors"][0]["loc"] == ["body", "vector"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    ['"score_threshold": NaN', '"vector_weight": NaN', '"score_threshold": -Infinity'],
+)
+async def test_nan_and_infinity_are_422(client: httpx.AsyncClient, kb: Any, options: str) -> None:
+    # Python's json accepts them; a NaN threshold compared false with every score (no hits).
+    response = await client.post(
+        f"/v1/knowledge-bases/{kb['id']}/search",
+        content=f'{{"query": "rivers", {options}}}',
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["type"] == "finite_number"

@@ -1,0 +1,75 @@
+"""Text Postgres can store: no NUL characters and no lone UTF-16 surrogates.
+
+Postgres `text` cannot hold U+0000 and `jsonb` refuses its escape; a lone surrogate (JSON
+"\\ud800", which Python's json module accepts) is not UTF-8 at all. Either reaching a query
+fails in the database, so request fields are checked here first and answered with a 422.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from pydantic import AfterValidator
+from pydantic_core import PydanticCustomError
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unstorable(text: str) -> str | None:
+    """Why `text` cannot be stored, or None when it can."""
+    if "\x00" in text:
+        return "contains a NUL character (\\u0000)"
+    # isascii() reads a flag of the string: bulk loads of plain text skip the scan.
+    if not text.isascii() and _SURROGATE.search(text) is not None:
+        return "contains a lone UTF-16 surrogate"
+    return None
+
+
+def check_text(value: str) -> str:
+    """A pydantic validator: `value` unchanged, or an error saying why it cannot be stored."""
+    reason = unstorable(value)
+    if reason is not None:
+        raise PydanticCustomError("text_unstorable", f"Text {reason}")
+    return value
+
+
+def json_problem(value: Any, path: str = "") -> str | None:
+    """Why a parsed JSON value cannot be stored as jsonb (keys included), or None."""
+    where = f" at {path}" if path else ""
+    if isinstance(value, str):
+        reason = unstorable(value)
+        return f"the value{where} {reason}" if reason else None
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"the value{where} is {value}: JSON numbers are finite"
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            reason = unstorable(str(key))
+            if reason is not None:
+                return f"a key{where} {reason}"
+            found = json_problem(item, f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = json_problem(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def check_json(value: Any) -> Any:
+    """A pydantic validator for JSON fields: keys and strings storable, numbers finite."""
+    reason = json_problem(value)
+    if reason is not None:
+        raise PydanticCustomError("json_unstorable", reason[0].upper() + reason[1:])
+    return value
+
+
+StoredText = Annotated[str, AfterValidator(check_text)]
+"""A string field that goes to the database."""
+
+JsonObject = Annotated[dict[str, Any], AfterValidator(check_json)]
+"""A JSON object field that goes to the database as jsonb."""

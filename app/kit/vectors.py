@@ -1,0 +1,23 @@
+"""Checks for vectors clients supply: what pgvector stores (float32) and cosine can compare."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def as_float32(values: Sequence[float]) -> np.ndarray:
+    """`values` as float32; a magnitude beyond float32's range (3.4e38) becomes infinite."""
+    with np.errstate(over="ignore"):
+        return np.asarray(values, dtype=np.float32)
+
+
+def vector_problem(values: np.ndarray) -> str | None:
+    """Why a float32 vector cannot be stored and searched by cosine, or None when it can."""
+    if not np.isfinite(values).all():
+        return "contains NaN or infinite components (float32 holds magnitudes up to 3.4e38)"
+    if not values.any():
+        # Cosine divides by the norm: every similarity to it would be undefined (null).
+        return "is all zeros, and cosine similarity to a zero vector is undefined"
+    return None
