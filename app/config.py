@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int | None = Field(default=None, ge=0)
     # Audit events older than this are pruned; 0 keeps them forever.
     audit_retention_days: int = Field(default=90, ge=0)
+    # Events (GET /v1/events) older than this are pruned; 0 keeps them forever.
+    event_retention_days: int = Field(default=7, ge=0)
 
     @field_validator("admin_key", mode="before")
     @classmethod

@@ -11,9 +11,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from pydantic.json_schema import models_json_schema
 
+from app.audit import service as audit
 from app.audit.middleware import AuditMiddleware
 from app.audit.router import router as audit_router
-from app.audit.service import prune_periodically
 from app.auth import mode as auth_mode
 from app.auth.ratelimit import RateLimiter
 from app.auth.service import ensure_bootstrap_key
@@ -27,11 +27,14 @@ from app.db.engine import Database
 from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
 from app.documents.schemas import DocumentBatchCreate, DocumentCreate
+from app.events import service as events
+from app.events.router import router as events_router
 from app.health.router import Check
 from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
 from app.jobs.worker import WorkerPool
 from app.kit.paths import UnstorablePathMiddleware
+from app.kit.periodic import every
 from app.kit.problems import Problem, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
 from app.projects.router import router as projects_router
@@ -41,6 +44,9 @@ logger = logging.getLogger(__name__)
 
 ReadinessProbe = Callable[[], Awaitable[Check]]
 
+# Audit and event pruning.
+PRUNE_EVERY_S = 3600.0
+
 TAGS = [
     {"name": "knowledge-bases", "description": "Named corpora with a fixed embedding model."},
     {"name": "documents", "description": "Uploads, their trees and ingestion progress."},
@@ -49,6 +55,10 @@ TAGS = [
     {"name": "jobs", "description": "Background work: ingestion, re-embedding."},
     {"name": "projects", "description": "Tenants and their API keys (admin scope)."},
     {"name": "audit", "description": "Who searched and wrote what, when (admin scope)."},
+    {
+        "name": "events",
+        "description": "What happened to knowledge bases and documents, as a feed to follow.",
+    },
     {"name": "health", "description": "Liveness and readiness."},
 ]
 
@@ -98,16 +108,32 @@ def create_app(
             )
             pool.start()
             app.state.poke_workers = pool.poke
-        pruning = asyncio.create_task(
-            prune_periodically(app.state.database, retention_days=settings.audit_retention_days),
-            name="arbor-audit-prune",
-        )
+        database = app.state.database
+        housekeeping = [
+            asyncio.create_task(
+                every(
+                    PRUNE_EVERY_S,
+                    lambda: audit.prune(database, retention_days=settings.audit_retention_days),
+                    what="audit pruning",
+                ),
+                name="arbor-audit-prune",
+            ),
+            asyncio.create_task(
+                every(
+                    PRUNE_EVERY_S,
+                    lambda: events.prune(database, retention_days=settings.event_retention_days),
+                    what="event pruning",
+                ),
+                name="arbor-event-prune",
+            ),
+        ]
         try:
             yield
         finally:
-            pruning.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pruning
+            for task in housekeeping:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             if pool is not None:
                 await pool.stop()
             await app.state.database.dispose()
@@ -141,6 +167,7 @@ def create_app(
     app.include_router(search_router)
     app.include_router(projects_router)
     app.include_router(audit_router)
+    app.include_router(events_router)
     _register_problem_schema(app)
     return app
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 
@@ -15,8 +14,6 @@ from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.models import AuditEvent
 
 logger = logging.getLogger(__name__)
-
-PRUNE_EVERY_S = 3600.0
 
 
 def to_read(event: AuditEvent) -> AuditEventRead:
@@ -62,15 +59,3 @@ async def prune(database: Database, *, retention_days: int) -> int:
     if deleted:
         logger.info("pruned %d audit events older than %d days", deleted, retention_days)
     return deleted
-
-
-async def prune_periodically(
-    database: Database, *, retention_days: int, every_s: float = PRUNE_EVERY_S
-) -> None:
-    """Prune now and then every `every_s` seconds, until cancelled (runs in the app's lifespan)."""
-    while True:
-        try:
-            await prune(database, retention_days=retention_days)
-        except Exception:
-            logger.exception("audit pruning failed; trying again in %.0f s", every_s)
-        await asyncio.sleep(every_s)

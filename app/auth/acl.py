@@ -8,7 +8,7 @@ caller still gets `top_k` hits it may read.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 from sqlalchemy import ColumnElement, Text, func, literal, or_, true
@@ -45,9 +45,16 @@ class DocumentAccess(RequestModel):
 
 def visible_documents_clause(principals: frozenset[str] | None) -> ColumnElement[bool]:
     """True for the rows of `documents` a caller with these principals may read."""
+    return visible_access_clause(Document.__table__.c.access, principals)
+
+
+def visible_access_clause(
+    access: ColumnElement[Any], principals: frozenset[str] | None
+) -> ColumnElement[bool]:
+    """True where an access list column (a document's, or an event's copy of it) lets a caller
+    with these principals read the row."""
     if principals is None:
         return true()
-    access = Document.__table__.c.access
     public = or_(access.is_(None), func.jsonb_typeof(access) == "null")
     if not principals:
         return public

@@ -28,6 +28,7 @@ from app.chunks.repository import ChunkRow
 from app.config import Settings
 from app.db.engine import Database
 from app.documents import repository as documents_repository
+from app.events import service as events
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
 from app.ingestion.parsers import ParsedDocument
@@ -42,7 +43,6 @@ logger = logging.getLogger(__name__)
 
 CHUNK_ID_NAMESPACE = uuid.UUID("6f0c3f0e-2b7a-4f57-9a59-4c3e0b7d9a11")
 MAX_RETRY_DELAY_S = 300.0
-DEFAULT_MAX_TOKENS = 512
 # A batch's documents move to a stage in one statement; each gets its own progress patch, and
 # those deleted meanwhile are missing from what it returns.
 STAGE_SQL = text(
@@ -135,9 +135,6 @@ class Ingestor:
         def chunk(work: Work) -> None:
             assert work.parsed is not None
             config = ChunkingConfig(**{**kb.chunking, **(work.job.payload.get("chunking") or {})})
-            if config.max_tokens is None:
-                # API models read 8k tokens, but retrieval wants passages, not chapters.
-                config = config.model_copy(update={"max_tokens": min(window, DEFAULT_MAX_TOKENS)})
             work.drafts = chunk_document(work.parsed, config, counter, embedder_window=window)
 
         works = await self._each(works, unsettled, chunk)
@@ -399,7 +396,7 @@ class Ingestor:
                 await jobs_repository.finish(
                     session, *(work.job.id for work in gone), status="cancelled"
                 )
-            superseded = await self._take_over_external_ids(session, kb, works, documents)
+            superseded, replaced = await self._take_over_external_ids(session, kb, works, documents)
             works = [work for work in works if work not in superseded]
             await session.execute(
                 delete(Chunk).where(Chunk.document_id.in_([w.document.id for w in works]))
@@ -425,6 +422,13 @@ class Ingestor:
                     "chunks_embedded": embedded,
                     "attempts": work.job.attempts,
                 }
+                replaced_id = replaced.get(document.id)
+                events.document_event(
+                    session,
+                    document,
+                    "document.ready",
+                    replaced=str(replaced_id) if replaced_id else None,
+                )
             if rows:
                 # The documents' chunks were deleted above and chunk ids are per document.
                 await chunks_repository.insert_rows(session, kb, rows)
@@ -446,17 +450,19 @@ class Ingestor:
         kb: KnowledgeBase,
         works: list[Work],
         documents: dict[uuid.UUID, Document],
-    ) -> list[Work]:
+    ) -> tuple[list[Work], dict[uuid.UUID, uuid.UUID]]:
         """New versions take their external id over from the version holding it, and the
         newest upload wins whatever order they finish in: the older version is deleted, be it
-        the stored one or this one. Returns the works a newer version superseded; their
-        documents are deleted and their jobs cancelled."""
+        the stored one or this one. Returns the works a newer version superseded (their
+        documents are deleted and their jobs cancelled) and, per new version, the one it
+        replaced."""
         versions: dict[str, list[Work]] = {}
         for work in works:
             external_id = work.job.payload.get("external_id")
             if work.job.payload.get("replaces") and external_id:
                 versions.setdefault(external_id, []).append(work)
         superseded: list[Work] = []
+        replaced: dict[uuid.UUID, uuid.UUID] = {}
         for external_id, group in versions.items():
             group.sort(key=lambda work: documents[work.document.id].created_at)
             newest = documents[group[-1].document.id]
@@ -470,8 +476,20 @@ class Ingestor:
                 superseded.append(group[-1])
                 continue
             if holder is not None:
+                events.document_event(
+                    session,
+                    holder,
+                    "document.deleted",
+                    reason="replaced",
+                    replaced_by=str(newest.id),
+                )
+                replaced[newest.id] = holder.id
                 await session.execute(delete(Document).where(Document.id == holder.id))
             newest.external_id = external_id
+        for work in superseded:
+            events.document_event(
+                session, documents[work.document.id], "document.deleted", reason="superseded"
+            )
         if superseded:
             await session.execute(
                 delete(Document).where(Document.id.in_([w.document.id for w in superseded]))
@@ -482,7 +500,7 @@ class Ingestor:
                 status="cancelled",
                 error="superseded by a newer upload with the same external_id",
             )
-        return superseded
+        return superseded, replaced
 
     @staticmethod
     def _rows(document: Document, title: str, work: Work) -> list[ChunkRow]:
@@ -525,6 +543,8 @@ class Ingestor:
                 document.status = "failed"
                 document.error = error
                 document.progress = {**document.progress, "stage": "failed", "retrying": False}
+            if document is not None:
+                events.document_event(session, document, "document.failed")
             await jobs_repository.finish(session, job.id, status="failed", error=error)
 
     async def _retry_or_fail(self, job: Job, reason: str, delay_s: float | None) -> None:

@@ -161,16 +161,16 @@ async def delete_ids(session: AsyncSession, document_ids: Collection[uuid.UUID])
     await session.execute(delete(Document).where(Document.id.in_(list(document_ids))))
 
 
-async def matching_ids(
+async def matching(
     session: AsyncSession,
     kb: KnowledgeBase,
     where: ColumnElement[bool],
     *,
     visible: ColumnElement[bool],
-) -> list[uuid.UUID]:
+) -> list[Document]:
     """The readable documents of the knowledge base that match, locked until commit."""
     rows = await session.scalars(
-        select(Document.id)
+        select(Document)
         .where(Document.knowledge_base_id == kb.id, where, visible)
         .with_for_update()
     )

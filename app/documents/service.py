@@ -7,7 +7,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,11 +23,11 @@ from app.documents.schemas import (
 )
 from app.documents.upload import Upload
 from app.documents.versions import Catalogue
+from app.events import service as events
 from app.ingestion.tree import DocumentNode, ancestors, find_node
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
-from app.knowledge_bases.service import validate_chunking
 from app.models import Document, DocumentSource, KnowledgeBase
 
 WAIT_POLL_S = 0.1
@@ -57,11 +57,6 @@ def to_read(document: Document) -> DocumentRead:
         created_at=document.created_at,
         updated_at=document.updated_at,
     )
-
-
-def check_chunking(kb: KnowledgeBase, override: dict[str, Any] | None) -> None:
-    """Reject a bad chunking override at upload rather than in the background job."""
-    validate_chunking({**kb.chunking, **(override or {})})
 
 
 async def create(
@@ -95,8 +90,6 @@ async def create_many(
     contents and external ids and one insert of each kind for the lot: an upload sees the ones
     before it as if they had been sent in separate requests before it (app/documents/versions.py
     has the rules)."""
-    for upload, _ in uploads:
-        check_chunking(kb, upload.chunking)
     shas = [hashlib.sha256(upload.data).hexdigest() for upload, _ in uploads]
     external_ids = {upload.external_id for upload, _ in uploads if upload.external_id is not None}
     await repository.lock_versions(session, kb.id, shas=shas, external_ids=external_ids)
@@ -108,7 +101,7 @@ async def create_many(
         superseded = decision.supersedes
         # One that came earlier in this batch is not inserted yet: then it never will be.
         if superseded is not None and created.pop(superseded.id, None) is None:
-            await delete(session, superseded)
+            await delete(session, superseded, reason="superseded")
         if decision.reuse is not None:
             if decision.attach:
                 decision.reuse.external_id = upload.external_id
@@ -286,17 +279,26 @@ async def delete_matching(
             "`filter` must name at least one condition; to delete every document, delete "
             'the knowledge base or say so: {"doc_id": {"$exists": true}}.'
         )
-    ids = await repository.matching_ids(
+    documents = await repository.matching(
         session, kb, repository.document_filter(filter_spec), visible=visible
     )
-    if ids and not dry_run:
+    if documents and not dry_run:
+        ids = [document.id for document in documents]
+        for document in documents:
+            events.document_event(session, document, "document.deleted", reason="deleted")
         await jobs_repository.cancel_for_documents(session, ids)
         await repository.delete_ids(session, ids)
-    return DocumentDeleteResult(deleted=len(ids), dry_run=dry_run)
+    return DocumentDeleteResult(deleted=len(documents), dry_run=dry_run)
 
 
-async def delete(session: AsyncSession, document: Document) -> None:
+async def delete(
+    session: AsyncSession,
+    document: Document,
+    *,
+    reason: Literal["deleted", "superseded"] = "deleted",
+) -> None:
     """Delete the document, its chunks, its source and its pending jobs in one transaction."""
+    events.document_event(session, document, "document.deleted", reason=reason)
     await jobs_repository.cancel_for_documents(session, [document.id])
     await session.delete(document)
     await session.flush()

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks.vector_index import create_vector_index, drop_vector_index
 from app.embeddings.registry import input_window
+from app.events import service as events
 from app.ingestion.chunking import ChunkingConfig, token_budget
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
@@ -173,6 +174,7 @@ async def create(
     )
     session.add(kb)
     await session.flush()
+    events.knowledge_base_event(session, kb, "knowledge_base.created")
     await create_vector_index(
         session,
         knowledge_base_id=kb.id,
@@ -225,11 +227,13 @@ async def update(
         kb.description = data.description
     if data.chunking is not None:
         kb.chunking = validate_chunking(data.chunking, provider=kb.embedding_provider)
+    events.knowledge_base_event(session, kb, "knowledge_base.updated")
     return await _read(session, kb)
 
 
 async def delete(session: AsyncSession, kb: KnowledgeBase) -> None:
     """Remove the knowledge base, its documents and chunks, and its index, in one transaction."""
     await drop_vector_index(session, knowledge_base_id=kb.id)
+    events.knowledge_base_event(session, kb, "knowledge_base.deleted")
     await session.delete(kb)
     await session.flush()

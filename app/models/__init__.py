@@ -5,6 +5,7 @@ from app.models.audit import AuditEvent
 from app.models.base import Base
 from app.models.chunks import Chunk
 from app.models.documents import Document
+from app.models.events import Event
 from app.models.jobs import DocumentSource, Job
 from app.models.knowledge_bases import KnowledgeBase
 from app.models.projects import DEFAULT_PROJECT_NAME, Project
@@ -18,6 +19,7 @@ __all__ = [
     "Chunk",
     "Document",
     "DocumentSource",
+    "Event",
     "Job",
     "KnowledgeBase",
     "Project",

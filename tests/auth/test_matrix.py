@@ -178,6 +178,7 @@ TABLE: dict[tuple[str, str], Case] = {
     ("POST", "/v1/projects/{project}/api-keys"): Case(A, 201, body=_key),
     ("DELETE", "/v1/projects/{project}/api-keys/{key_id}"): Case(A, 204, fresh=World.fresh_key),
     ("GET", "/v1/audit"): Case(A, 200, other_admin=200),
+    ("GET", "/v1/events"): Case(R, 200, other_admin=200),
 }
 
 
