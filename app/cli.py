@@ -146,26 +146,30 @@ async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:
     from app.chunks.providers import default_embedder_factory
     from app.db.engine import Database
     from app.documents.pipeline import worker_pool
+    from app.webhooks.dispatcher import WebhookDispatcher
 
     database = Database(url, settings)
     pool = worker_pool(
         database, settings, default_embedder_factory(settings), concurrency=concurrency
     )
+    dispatcher = WebhookDispatcher(database, settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     pool.start()
-    logger.info("worker %s running %d job loops", pool.worker_id, concurrency)
+    dispatcher.start()
+    logger.info("worker %s running %d job loops and webhook delivery", pool.worker_id, concurrency)
     try:
         await stop.wait()
     finally:
+        await dispatcher.stop()
         await pool.stop()
         await database.dispose()
 
 
 def work(settings: Settings, *, concurrency: int) -> None:
-    """Run ingestion jobs from the shared database, without serving HTTP."""
+    """Run ingestion jobs and webhook delivery from the shared database, without serving HTTP."""
     import asyncio
 
     url, embedded = _database_url(settings)
@@ -201,7 +205,9 @@ def main(argv: list[str] | None = None) -> None:
     serve_cmd.add_argument("--host", default=None)
     serve_cmd.add_argument("--port", type=int, default=None)
     commands.add_parser("migrate", help="apply database migrations")
-    worker_cmd = commands.add_parser("worker", help="run ingestion jobs (more workers)")
+    worker_cmd = commands.add_parser(
+        "worker", help="run ingestion jobs and webhook delivery (more workers)"
+    )
     worker_cmd.add_argument("--concurrency", type=int, default=None)
     export_cmd = commands.add_parser("export-openapi", help="write the OpenAPI document")
     export_cmd.add_argument("path", type=Path, nargs="?", default=Path("openapi/openapi.json"))

@@ -69,6 +69,22 @@ class Settings(BaseSettings):
     audit_retention_days: int = Field(default=90, ge=0)
     # Events (GET /v1/events) older than this are pruned; 0 keeps them forever.
     event_retention_days: int = Field(default=7, ge=0)
+    # Webhooks (docs/webhooks.md). Delivery runs beside the job loops (`workers` > 0).
+    webhook_timeout_s: float = Field(default=10.0, gt=0)
+    # Failed deliveries wait min(2**attempts * base, max) before the next try.
+    webhook_retry_base_s: float = Field(default=10.0, gt=0)
+    webhook_retry_max_s: float = Field(default=3600.0, gt=0)
+    # A webhook failing without a break for this long is deactivated.
+    webhook_disable_after_h: float = Field(default=72.0, gt=0)
+    # Destinations on loopback, private, link-local, ... addresses; always allowed in
+    # development and test.
+    webhook_allow_private: bool = False
+    webhook_poll_s: float = Field(default=1.0, gt=0)
+    # How long a claimed webhook stays claimed while its events are sent.
+    webhook_lease_s: float = Field(default=60.0, gt=0)
+    # Events sent per claim, and webhooks a process delivers to at once.
+    webhook_batch_size: int = Field(default=100, ge=1)
+    webhook_concurrency: int = Field(default=8, ge=1)
 
     @field_validator("admin_key", mode="before")
     @classmethod

@@ -39,6 +39,8 @@ from app.kit.problems import Problem, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
+from app.webhooks.dispatcher import WebhookDispatcher
+from app.webhooks.router import router as webhooks_router
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +61,7 @@ TAGS = [
         "name": "events",
         "description": "What happened to knowledge bases and documents, as a feed to follow.",
     },
+    {"name": "webhooks", "description": "The event feed pushed to URLs, signed (admin scope)."},
     {"name": "health", "description": "Liveness and readiness."},
 ]
 
@@ -97,6 +100,7 @@ def create_app(
         if mode.enabled and settings.admin_key is None:
             await ensure_bootstrap_key(app.state.database, settings)
         pool: WorkerPool | None = None
+        dispatcher: WebhookDispatcher | None = None
         for probe in app.state.readiness_probes:
             await probe()  # loads the built-in model now rather than on the first upload
         if settings.workers > 0:
@@ -108,6 +112,9 @@ def create_app(
             )
             pool.start()
             app.state.poke_workers = pool.poke
+            # Webhook delivery is background work too: it runs where the job loops run.
+            dispatcher = WebhookDispatcher(app.state.database, settings)
+            dispatcher.start()
         database = app.state.database
         housekeeping = [
             asyncio.create_task(
@@ -134,6 +141,8 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            if dispatcher is not None:
+                await dispatcher.stop()
             if pool is not None:
                 await pool.stop()
             await app.state.database.dispose()
@@ -168,6 +177,7 @@ def create_app(
     app.include_router(projects_router)
     app.include_router(audit_router)
     app.include_router(events_router)
+    app.include_router(webhooks_router)
     _register_problem_schema(app)
     return app
 

@@ -39,6 +39,20 @@ def add(
     session.add(event)
 
 
+def settled() -> ColumnElement[bool]:
+    """Events older than every running transaction: no event can commit before them any more."""
+    return Event.txid < func.pg_snapshot_xmin(func.pg_current_snapshot())
+
+
+async def horizon(session: AsyncSession) -> Position:
+    """The feed's end now: every event before this position is settled, none after it is."""
+    xmin = await session.scalar(
+        select(func.pg_snapshot_xmin(func.pg_current_snapshot(), type_=Xid8()))
+    )
+    assert xmin is not None  # a snapshot always has an xmin
+    return xmin, 0
+
+
 async def page(
     session: AsyncSession,
     *,
@@ -49,10 +63,7 @@ async def page(
     limit: int,
 ) -> list[Event]:
     """Events past `after` in feed order, only those no running transaction can precede."""
-    conditions = [
-        Event.txid < func.pg_snapshot_xmin(func.pg_current_snapshot()),
-        visible,
-    ]
+    conditions = [settled(), visible]
     if after is not None:
         position = (literal(after[0], Xid8()), after[1])
         conditions.append(after_key((Event.txid, Event.id), position))

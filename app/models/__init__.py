@@ -10,6 +10,7 @@ from app.models.jobs import DocumentSource, Job
 from app.models.knowledge_bases import KnowledgeBase
 from app.models.projects import DEFAULT_PROJECT_NAME, Project
 from app.models.text_statistics import TextStatistics
+from app.models.webhooks import Webhook
 
 __all__ = [
     "DEFAULT_PROJECT_NAME",
@@ -24,4 +25,5 @@ __all__ = [
     "KnowledgeBase",
     "Project",
     "TextStatistics",
+    "Webhook",
 ]

@@ -45,7 +45,8 @@ UNAUTHENTICATED = ("no_key", "wrong_key", "expired_key", "revoked_key")
 
 @dataclass
 class World:
-    """Project alpha with a knowledge base, a ready document, a chunk and a job; beta's admin."""
+    """Project alpha with a knowledge base, a ready document, a chunk, a job and a webhook;
+    beta's admin."""
 
     client: httpx.AsyncClient
     keys: dict[str, str | None] = field(default_factory=dict)
@@ -77,6 +78,13 @@ class World:
     async def fresh_key(self) -> dict[str, str]:
         created = await create_key(self.client, "alpha", scopes=["read"])
         return {"key_id": created["id"]}
+
+    async def fresh_webhook(self) -> dict[str, str]:
+        response = await self.client.post(
+            "/v1/webhooks", json=_webhook(self), headers=bearer(self.admin)
+        )
+        assert response.status_code == 201, response.text
+        return {"webhook_id": response.json()["id"]}
 
 
 Body = Callable[[World], Any]
@@ -133,8 +141,14 @@ def _key(world: World) -> dict[str, Any]:
     return {"name": world.unique("key"), "scopes": ["read"]}
 
 
+def _webhook(world: World) -> dict[str, str]:
+    # Nothing listens there: deliveries fail without leaving the machine.
+    return {"url": f"http://127.0.0.1:9/{world.unique('hook')}"}
+
+
 KB = "/v1/knowledge-bases/{kb}"
 DOC = KB + "/documents/{doc}"
+HOOK = "/v1/webhooks/{webhook_id}"
 R, W, A = Scope.READ, Scope.WRITE, Scope.ADMIN
 
 TABLE: dict[tuple[str, str], Case] = {
@@ -179,6 +193,12 @@ TABLE: dict[tuple[str, str], Case] = {
     ("DELETE", "/v1/projects/{project}/api-keys/{key_id}"): Case(A, 204, fresh=World.fresh_key),
     ("GET", "/v1/audit"): Case(A, 200, other_admin=200),
     ("GET", "/v1/events"): Case(R, 200, other_admin=200),
+    ("GET", "/v1/webhooks"): Case(A, 200, other_admin=200),
+    ("POST", "/v1/webhooks"): Case(A, 201, other_admin=201, body=_webhook),
+    ("GET", HOOK): Case(A, 200),
+    ("PATCH", HOOK): Case(A, 200, body=lambda w: {"description": "changed"}),
+    ("DELETE", HOOK): Case(A, 204, fresh=World.fresh_webhook),
+    ("POST", HOOK + "/rotate-secret"): Case(A, 200),
 }
 
 
@@ -255,6 +275,7 @@ async def build_world(client: httpx.AsyncClient, app: FastAPI) -> World:
         "job_id": job["job"]["id"],
         "key_id": str(uuid.uuid4()),
     }
+    world.params |= await world.fresh_webhook()
     return world
 
 

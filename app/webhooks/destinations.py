@@ -1,0 +1,95 @@
+"""Where a webhook may deliver: http(s) URLs, and outside development only public addresses.
+
+A webhook makes the service send requests to a URL a client chose, so without limits it would
+reach what only the service can: its own loopback ports, the cloud metadata address, the
+private network. The address is checked at creation, at every change, and again after DNS
+resolution before each delivery. What remains open (DNS rebinding between our lookup and the
+HTTP client's) is stated in docs/webhooks.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
+from pydantic_core import PydanticCustomError
+
+from app.config import Settings
+
+MAX_URL_CHARS = 2000
+SCHEMES = frozenset({"http", "https"})
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def url_problem(url: str) -> str | None:
+    """Why `url` cannot be a webhook's destination (its form only), or None."""
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # raises ValueError for a port that is not a number in range
+    except ValueError:
+        return "is not a valid URL"
+    if parts.scheme not in SCHEMES:
+        return "must start with http:// or https://"
+    if not parts.hostname:
+        return "has no host"
+    if parts.username is not None or parts.password is not None:
+        return "must not hold a user name or password (sign requests with the secret instead)"
+    return None
+
+
+def check_url(value: str) -> str:
+    """A pydantic validator for webhook URLs."""
+    reason = url_problem(value)
+    if reason is not None:
+        raise PydanticCustomError("url_invalid", f"The URL {reason}")
+    return value
+
+
+def private_allowed(settings: Settings) -> bool:
+    """Development and tests deliver to receivers on the same machine."""
+    return settings.env in ("development", "test") or settings.webhook_allow_private
+
+
+def forbidden(address: str) -> bool:
+    """True for addresses a webhook must not reach: loopback, private, link-local, multicast,
+    reserved, unspecified, and anything else not globally routable (carrier-grade NAT)."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone (fe80::1%eth0)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is 127.0.0.1
+    return (
+        ip.is_loopback
+        or ip.is_private
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+        or not ip.is_global
+    )
+
+
+async def destination_problem(url: str, settings: Settings) -> str | None:
+    """Why the service may not send to `url` now (after resolving its host), or None."""
+    reason = url_problem(url)
+    if reason is not None or private_allowed(settings):
+        return reason
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    port = parts.port or DEFAULT_PORTS[parts.scheme]
+    try:
+        async with asyncio.timeout(settings.webhook_timeout_s):
+            found = await asyncio.get_running_loop().getaddrinfo(
+                host, port, type=socket.SOCK_STREAM
+            )
+    except (OSError, TimeoutError):
+        return f"has a host, {host!r}, that does not resolve"
+    addresses = sorted({str(info[4][0]) for info in found})
+    refused = [address for address in addresses if forbidden(address)]
+    if refused or not addresses:
+        return (
+            f"has a host, {host!r}, that resolves to {', '.join(refused) or 'nothing'}: "
+            "loopback, private, link-local and other non-public addresses are refused "
+            "(ARBOR_WEBHOOK_ALLOW_PRIVATE=true allows them)"
+        )
+    return None
