@@ -28,5 +28,9 @@ async def get_session(request: Request, caller: CallerDep) -> AsyncIterator[Asyn
         yield session
 
 
-SessionDep = Annotated[AsyncSession, Depends(get_session)]
+# "function": the transaction commits when the handler returns, before the response is sent.
+# FastAPI's default ends a yield dependency after sending, so a client could read before its
+# own write committed (seen: a chunk just PUT answering 404 to the next GET, a name just freed
+# by DELETE still taken), and a commit that failed came after a success had been answered.
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 DatabaseDep = Annotated[Database, Depends(get_database)]
