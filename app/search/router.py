@@ -18,6 +18,7 @@ from app.search.schemas import (
     MultiSearchRequest,
     SearchRequest,
     SearchResponse,
+    TextStatisticsRead,
 )
 
 router = APIRouter(
@@ -87,5 +88,5 @@ async def search_knowledge_bases(
 )
 async def get_text_statistics(
     kb: KnowledgeBaseDep, session: SessionDep, visible: VisibleDocumentsDep
-) -> text_statistics.TextStatisticsRead:
+) -> TextStatisticsRead:
     return await text_statistics.describe(session, kb, visible=visible)

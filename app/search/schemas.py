@@ -279,7 +279,7 @@ class CommonLexeme(BaseModel):
 
 
 class TextStatisticsRead(BaseModel):
-    """What full-text pruning knows of a knowledge base (docs/search.md, "Cost")."""
+    """What full-text pruning knows of a knowledge base (docs/search.md), as the caller sees it."""
 
     match_budget: int = Field(
         description="Query lexemes define candidates, rarest first, while their summed "
@@ -295,4 +295,13 @@ class TextStatisticsRead(BaseModel):
     min_df: int | None = Field(description="Lexemes held by fewer chunks are not counted.")
     lexemes: int = Field(description="Lexemes counted.")
     refreshed_at: datetime | None
-    most_common: list[CommonLexeme] = Field(description="The 20 most common lexemes.")
+    most_common: list[CommonLexeme] = Field(
+        description="The 20 most common lexemes; empty when `most_common_withheld` is set."
+    )
+    most_common_withheld: str | None = Field(
+        default=None,
+        description="Why `most_common` is empty although lexemes were counted: some document "
+        "of the knowledge base is hidden from the caller by its access list, and the counted "
+        "lexemes may include that document's words. Null when nothing is withheld (callers "
+        "who can read every document, admins).",
+    )

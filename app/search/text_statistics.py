@@ -30,7 +30,6 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pydantic import Field
 from sqlalchemy import ColumnElement, delete, exists, false, func, not_, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -40,8 +39,7 @@ from app.jobs import repository as jobs_repository
 from app.jobs.worker import record_failure
 from app.models import Document, Job, KnowledgeBase, TextStatistics
 from app.search.repository import chunk_counts, quote_lexeme
-from app.search.schemas import CommonLexeme
-from app.search.schemas import TextStatisticsRead as CountedTextStatistics
+from app.search.schemas import CommonLexeme, TextStatisticsRead
 
 MATCH_BUDGET = 1_000
 # Lexemes counted: those in at least this fraction of the chunks (rarer ones always define).
@@ -56,23 +54,6 @@ WITHHELD_FOR_ACCESS = (
     "Some documents of this knowledge base are hidden from this caller by their access lists, "
     "and the counted lexemes may include their words; the counts remain."
 )
-
-
-class TextStatisticsRead(CountedTextStatistics):
-    """What full-text pruning knows of a knowledge base (docs/search.md), as the caller sees it."""
-
-    # Same class name as the schema it extends, so the API's schema keeps its name; the fields
-    # can move into app/search/schemas.py without changing the contract.
-    most_common: list[CommonLexeme] = Field(
-        description="The 20 most common lexemes; empty when `most_common_withheld` is set."
-    )
-    most_common_withheld: str | None = Field(
-        default=None,
-        description="Why `most_common` is empty although lexemes were counted: some document "
-        "of the knowledge base is hidden from the caller by its access list, and the counted "
-        "lexemes may include that document's words. Null when nothing is withheld (callers "
-        "who can read every document, admins).",
-    )
 
 
 COUNTED_LEXEMES = text(
