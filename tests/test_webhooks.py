@@ -25,17 +25,17 @@ from app.webhooks.destinations import destination_problem
 from app.webhooks.dispatcher import WebhookDispatcher, retry_delay_s
 from tests.auth.helpers import ADMIN_KEY, as_admin
 from tests.fakes import FakeEmbedders
-from tests.webhook_receiver import Receiver, receiving
+from tests.webhook_receiver import Receiver, deliver, receiving
 
 HOOKS = "/v1/webhooks"
 DOCS = "/v1/knowledge-bases/{kb}/documents"
 
 
 @pytest.fixture
-def settings(database_url: str) -> Settings:
+def settings(settings: Settings) -> Settings:
     # The app's own dispatcher looks once at start-up (nothing is due yet) and then not for an
     # hour: the tests run rounds themselves.
-    return Settings(env="test", database_url=database_url, webhook_poll_s=3600)
+    return settings.model_copy(update={"webhook_poll_s": 3600})
 
 
 @pytest.fixture
@@ -73,16 +73,6 @@ async def state(client: httpx.AsyncClient, webhook: dict[str, Any]) -> dict[str,
     response = await client.get(f"{HOOKS}/{webhook['id']}")
     assert response.status_code == 200, response.text
     return dict(response.json())
-
-
-async def deliver(dispatcher: WebhookDispatcher, receiver: Receiver, count: int) -> None:
-    """Rounds until `count` requests arrived: an event is sent once no transaction that
-    began before it is still running, which a background job may delay for a moment."""
-    deadline = time.monotonic() + 10
-    while len(receiver.received) < count and time.monotonic() < deadline:
-        if not await dispatcher.run_once():
-            await asyncio.sleep(0.05)
-    assert len(receiver.received) == count, receiver.events()
 
 
 async def make_due(app: FastAPI) -> None:
@@ -292,6 +282,27 @@ async def test_redirects_are_not_followed(
     after = await state(client, webhook)
     assert (after["attempts"], after["last_status"], after["last_event_id"]) == (1, 307, None)
     assert "redirects are not followed" in after["last_error"]
+
+
+async def test_a_receiver_slower_than_the_timeout_is_a_failure(
+    client: httpx.AsyncClient, app: FastAPI, receiver: Receiver, settings: Settings
+) -> None:
+    kb = await make_kb(client, "kb")
+    webhook = await create(client, receiver.url)
+    await upload(client, kb, "A document.")
+    receiver.delay_s = 1.0
+    impatient = WebhookDispatcher(
+        app.state.database, settings.model_copy(update={"webhook_timeout_s": 0.3})
+    )
+    try:
+        started = time.monotonic()
+        await deliver(impatient, receiver, 1)
+        assert time.monotonic() - started < 0.9
+    finally:
+        await impatient.stop()
+    after = await state(client, webhook)
+    assert (after["attempts"], after["last_status"], after["last_event_id"]) == (1, None, None)
+    assert after["last_error"] == "no answer within 0.3 s"
 
 
 async def test_a_webhook_failing_for_the_whole_window_is_turned_off_and_can_resume(

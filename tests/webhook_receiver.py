@@ -1,15 +1,19 @@
-"""A local HTTP receiver for webhook deliveries: records each request, answers as scripted."""
+"""A local HTTP receiver for webhook deliveries: records each request, answers as scripted;
+and rounds of a dispatcher until deliveries arrive."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from app.webhooks.dispatcher import WebhookDispatcher
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,8 @@ class Receiver:
     received: list[Received] = field(default_factory=list)
     # (status, headers) answered in turn; 200 once they are used up.
     answers: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    # Seconds each request waits before it is answered.
+    delay_s: float = 0.0
 
     async def wait_for(self, count: int, *, timeout_s: float) -> None:
         """Until `count` requests arrived (they come from a background task), or the timeout."""
@@ -49,6 +55,7 @@ def receiving() -> Iterator[Receiver]:
             body = self.rfile.read(int(self.headers["content-length"]))
             headers = {name.lower(): value for name, value in self.headers.items()}
             receiver.received.append(Received(self.path, headers, body))
+            time.sleep(receiver.delay_s)
             status, extra = receiver.answers.pop(0) if receiver.answers else (200, {})
             self.send_response(status)
             for name, value in extra.items():
@@ -69,3 +76,13 @@ def receiving() -> Iterator[Receiver]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+async def deliver(dispatcher: WebhookDispatcher, receiver: Receiver, count: int) -> None:
+    """Rounds until `count` requests arrived: an event is sent once no transaction that
+    began before it is still running, which a background job may delay for a moment."""
+    deadline = time.monotonic() + 10
+    while len(receiver.received) < count and time.monotonic() < deadline:
+        if not await dispatcher.run_once():
+            await asyncio.sleep(0.05)
+    assert len(receiver.received) == count, receiver.events()
