@@ -124,7 +124,7 @@ async def update(
 
 
 async def rotate_secret(session: AsyncSession, webhook: Webhook) -> WebhookWithSecret:
-    """A new secret, effective for the next delivery; the old one stops signing at once."""
+    """A new secret; deliveries claimed from now on sign with it (no overlap period)."""
     return with_secret(await repository.change(session, webhook, {"secret": signing.new_secret()}))
 
 
