@@ -341,6 +341,30 @@ async def test_a_webhook_failing_for_the_whole_window_is_turned_off_and_can_resu
     assert (await state(client, webhook))["last_status"] == 200
 
 
+async def test_a_delivery_under_way_keeps_its_webhook_when_a_patch_makes_it_due(
+    client: httpx.AsyncClient, app: FastAPI, receiver: Receiver, settings: Settings
+) -> None:
+    kb = await make_kb(client, "kb")
+    webhook = await create(client, receiver.url)
+    await upload(client, kb, "A document.")
+    first, second = (WebhookDispatcher(app.state.database, settings) for _ in range(2))
+    try:
+        for _ in range(200):  # until the upload's event settles
+            claimed = await first.claim(1)
+            if claimed:
+                break
+            await asyncio.sleep(0.05)
+        assert [found.id for found in claimed] == [uuid.UUID(webhook["id"])]
+        response = await client.patch(f"{HOOKS}/{webhook['id']}", json={"active": True})
+        assert response.status_code == 200
+        assert await second.claim(1) == []  # still the first one's to send
+        await first.deliver(claimed[0])
+        assert len(receiver.received) == 1
+    finally:
+        await first.stop()
+        await second.stop()
+
+
 async def test_a_new_webhook_does_not_replay_older_events(
     client: httpx.AsyncClient, receiver: Receiver, dispatcher: WebhookDispatcher
 ) -> None:

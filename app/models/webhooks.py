@@ -40,10 +40,13 @@ class Webhook(UUIDPrimaryKey, Timestamps, Base):
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Failed attempts in a row; the next one waits 2**attempts retry periods (capped).
     attempts: Mapped[int] = mapped_column(default=0)
-    # When the dispatcher looks next: the retry time, or the lease of a delivery under way.
+    # When the dispatcher looks next (after a failure: the retry time).
     next_attempt_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+    # A delivery under way holds the webhook until then. Apart from `next_attempt_at`, which a
+    # PATCH resets to now: that must not let a second dispatcher send beside the first.
+    leased_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     failing_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_status: Mapped[int | None]
     last_error: Mapped[str | None]

@@ -1,7 +1,7 @@
 """Push the event feed to webhooks: claim due ones, POST their events in order, record.
 
 Several processes may run a dispatcher on one database: a webhook is claimed with SKIP LOCKED
-and leased (its `next_attempt_at` moved past the time its delivery may take), so one process at
+and leased (`leased_until`, past the time its delivery may take), so one process at
 a time sends its events. No transaction is open during an HTTP request. Events are read with
 the feed's own query (`app.events.repository.page`), scoped to the webhook's project, so a
 webhook sees exactly what the project's admin sees at `GET /v1/events`.

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, exists, func, literal, select, update
+from sqlalchemy import and_, exists, func, literal, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.events import repository as events
@@ -71,8 +71,8 @@ def _cursor_before(position: Position) -> Any:
 
 
 async def claim(session: AsyncSession, *, limit: int, lease_s: float) -> list[Webhook]:
-    """Due webhooks with a settled event of their project past their cursor, leased for
-    `lease_s` so no other dispatcher sends to them meanwhile. Idle ones are not touched."""
+    """Due, unleased webhooks with a settled event of their project past their cursor, leased
+    for `lease_s` so no other dispatcher sends to them meanwhile. Idle ones are not touched."""
     pending = exists().where(
         Event.project_id == Webhook.project_id,
         after_key((Event.txid, Event.id), (Webhook.cursor_txid, Webhook.cursor_id)),
@@ -81,7 +81,12 @@ async def claim(session: AsyncSession, *, limit: int, lease_s: float) -> list[We
     rows = (
         await session.scalars(
             select(Webhook)
-            .where(Webhook.active, Webhook.next_attempt_at <= func.now(), pending)
+            .where(
+                Webhook.active,
+                Webhook.next_attempt_at <= func.now(),
+                or_(Webhook.leased_until.is_(None), Webhook.leased_until <= func.now()),
+                pending,
+            )
             .order_by(Webhook.next_attempt_at)
             .limit(limit)
             .with_for_update(of=Webhook, skip_locked=True)
@@ -91,7 +96,7 @@ async def claim(session: AsyncSession, *, limit: int, lease_s: float) -> list[We
         await session.execute(
             update(Webhook)
             .where(Webhook.id.in_([row.id for row in rows]))
-            .values(next_attempt_at=func.now() + func.make_interval(0, 0, 0, 0, 0, 0, lease_s))
+            .values(leased_until=func.now() + func.make_interval(0, 0, 0, 0, 0, 0, lease_s))
             .execution_options(synchronize_session=False)
         )
     return list(rows)
@@ -126,7 +131,7 @@ async def release(
     await session.execute(
         update(Webhook)
         .where(Webhook.id == webhook_id)
-        .values(next_attempt_at=func.now())
+        .values(next_attempt_at=func.now(), leased_until=None)
         .execution_options(synchronize_session=False)
     )
     if skip_to is not None:
@@ -158,6 +163,7 @@ async def failed(
         .values(
             attempts=Webhook.attempts + 1,
             next_attempt_at=func.now() + func.make_interval(0, 0, 0, 0, 0, 0, delay_s),
+            leased_until=None,
             failing_since=failing_since,
             last_status=status,
             last_error=error,

@@ -1,7 +1,9 @@
 """Webhooks: the event feed pushed to a URL, signed, in order, retried (app/webhooks).
 
 Each webhook keeps its own position in the feed (`cursor_txid`, `cursor_id`, the feed's order)
-and its delivery state; the dispatcher claims due rows with SKIP LOCKED. A new webhook starts
+and its delivery state; the dispatcher claims due rows with SKIP LOCKED and leases them
+(`leased_until`, apart from `next_attempt_at` so that a PATCH making a webhook due at once
+cannot hand a delivery under way to a second dispatcher). A new webhook starts
 at the feed's current end (the oldest running transaction), so it never replays history. No
 foreign key to knowledge bases, as in `events`: a knowledge base's deletion is delivered too.
 
@@ -40,6 +42,7 @@ def upgrade() -> None:
         "delivered_at timestamptz, "
         "attempts integer NOT NULL DEFAULT 0, "
         "next_attempt_at timestamptz NOT NULL DEFAULT now(), "
+        "leased_until timestamptz, "
         "failing_since timestamptz, "
         "last_status integer, "
         "last_error varchar, "
