@@ -104,3 +104,12 @@ def clear_providers() -> None:
     for provider in providers:
         if isinstance(provider, OpenAICompatibleEmbedder):
             provider.close()
+
+
+def load_error(spec: EmbeddingSpec, *, model_dir: Path | None = None) -> str | None:
+    """Why `spec`'s provider cannot be loaded (a missing API key, model files), or None."""
+    try:
+        get_provider(spec, model_dir=model_dir)
+    except EmbedderUnavailable as exc:
+        return str(exc)
+    return None

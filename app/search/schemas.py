@@ -255,7 +255,7 @@ class SearchResponse(BaseModel):
     degraded: str | None = Field(
         default=None,
         description="Why the mode that ran differs from the one asked for "
-        "(`no embedder`, `no query text`).",
+        "(`no embedder`, `embedder unavailable`, `no query text`).",
     )
     fusion: Fusion | None = None
     vector_weight: float | None = None

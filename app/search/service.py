@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-import numpy as np
 from sqlalchemy import ColumnElement, and_, true
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import True_
 
 from app.chunks.embedding import EmbedderFactory
-from app.kit.errors import AppError, NotFound, ValidationFailed
+from app.kit.errors import NotFound, ValidationFailed
 from app.kit.filters import compile_filter, metadata_keys
 from app.knowledge_bases import repository as knowledge_bases
 from app.models import KnowledgeBase
 from app.search import repository, text_statistics
 from app.search.mmr import mmr_order
+from app.search.query_vectors import query_vector
 from app.search.rerank import Reranker
 from app.search.schemas import (
     CandidateCounts,
@@ -51,17 +50,6 @@ MAX_EF_SEARCH = 1000
 # noticeably, and stale statistics only cost speed (app/search/text_statistics.py).
 TEXT_STATISTICS_TTL_S = 60.0
 _text_statistics: dict[uuid.UUID, tuple[int, TermStatistics | None, float]] = {}
-
-
-@runtime_checkable
-class QueryEmbedder(Protocol):
-    def embed_query(self, text: str) -> np.ndarray: ...
-
-
-class EmbedderMismatch(AppError):
-    status = 500
-    type_ = "internal-error"
-    title = "Internal server error"
 
 
 def ef_search_for(candidates: int, requested: int | None) -> int:
@@ -194,16 +182,11 @@ async def search(
     vector = _check_dimensions(options.vector, first) if options.vector is not None else None
     if vector is None and mode is not SearchMode.TEXT:
         assert query is not None
-        embedder = embedders(first)
-        if embedder is None:
-            if mode is SearchMode.VECTOR:
-                raise ValidationFailed(
-                    f"Knowledge base {first.name!r} has no embedder (provider 'none'): pass a "
-                    "`vector`, or use mode 'text' or 'hybrid'."
-                )
-            mode, degraded = SearchMode.TEXT, "no embedder"
-        else:
-            vector = await _embed_query(embedder, query, first.embedding_dimensions)
+        vector, degraded = await query_vector(
+            embedders, first, query, required=mode is SearchMode.VECTOR
+        )
+        if vector is None:
+            mode = SearchMode.TEXT
     if mode is SearchMode.HYBRID and query is None:
         mode, degraded = SearchMode.VECTOR, "no query text"
 
@@ -390,20 +373,6 @@ def _check_dimensions(vector: list[float], kb: KnowledgeBase) -> list[float]:
                     }
                 ]
             },
-        )
-    return vector
-
-
-async def _embed_query(embedder: Any, query: str, dimensions: int) -> list[float]:
-    # The model is CPU-bound: keep it off the event loop.
-    if isinstance(embedder, QueryEmbedder):
-        array = await asyncio.to_thread(embedder.embed_query, query)
-    else:
-        array = (await asyncio.to_thread(embedder.embed_documents, [query]))[0]
-    vector = [float(x) for x in np.asarray(array, dtype=np.float32).ravel()]
-    if len(vector) != dimensions:
-        raise EmbedderMismatch(
-            "The embedder returned vectors of the wrong dimension; the error was logged."
         )
     return vector
 
