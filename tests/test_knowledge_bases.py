@@ -215,3 +215,26 @@ async def test_api_models_may_chunk_beyond_the_local_window(client: httpx.AsyncC
     embedding = {"provider": "openai", "model": "m", "dimensions": 8}
     created = await create(client, name="wide", embedding=embedding, chunking={"max_tokens": 1000})
     assert created.status_code == 201, created.text
+
+
+@pytest.mark.parametrize(("m", "ef_construction"), [(16, 31), (10, 19), (100, 199)])
+async def test_hnsw_ef_construction_below_twice_m_is_422(
+    client: httpx.AsyncClient, m: int, ef_construction: int
+) -> None:
+    # pgvector refuses such an index: it was a 500 when the index was built.
+    response = await client.post(
+        "/v1/knowledge-bases",
+        json={"name": "hn", "hnsw": {"m": m, "ef_construction": ef_construction}},
+    )
+    assert response.status_code == 422, response.text
+    problem = response.json()
+    assert problem["errors"][0]["loc"] == ["body", "hnsw"]
+    assert f"at least twice m ({m})" in problem["detail"]
+
+
+async def test_hnsw_ef_construction_of_exactly_twice_m_is_fine(client: httpx.AsyncClient) -> None:
+    response = await client.post(
+        "/v1/knowledge-bases", json={"name": "hn", "hnsw": {"m": 16, "ef_construction": 32}}
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["hnsw"] == {"m": 16, "ef_construction": 32}

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, HttpUrl
+from pydantic import BaseModel, Field, HttpUrl, model_validator
 
 from app.kit.schemas import RequestModel
 from app.kit.strings import JsonObject, StoredText
@@ -61,7 +61,19 @@ class EmbeddingRead(BaseModel):
 
 class HnswConfig(RequestModel):
     m: int = Field(default=16, ge=2, le=100)
-    ef_construction: int = Field(default=64, ge=4, le=1000)
+    ef_construction: int = Field(
+        default=64, ge=4, le=1000, description="At least twice `m` (pgvector's rule)."
+    )
+
+    @model_validator(mode="after")
+    def _ef_construction_covers_m(self) -> HnswConfig:
+        # pgvector refuses the index otherwise, which surfaced as a 500 when it was built.
+        if self.ef_construction < 2 * self.m:
+            raise ValueError(
+                f"ef_construction ({self.ef_construction}) must be at least twice m "
+                f"({self.m}), i.e. >= {2 * self.m}"
+            )
+        return self
 
 
 TextSearchLanguage = Annotated[
