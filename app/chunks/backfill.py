@@ -15,9 +15,10 @@ from app.jobs import repository as jobs_repository
 from app.models import Chunk, Job, KnowledgeBase
 
 SET_VECTORS = text(
-    "UPDATE chunks c SET embedding = CAST(v.vector AS vector), embedded_at = now(), "
-    "updated_at = now() FROM unnest(CAST(:ids AS uuid[]), CAST(:vectors AS text[])) "
-    "AS v(id, vector) WHERE c.id = v.id AND c.knowledge_base_id = :kb AND c.embedding IS NULL"
+    "UPDATE chunks c SET embedding = CAST(v.vector AS vector), embedding_computed = true, "
+    "embedded_at = now(), updated_at = now() "
+    "FROM unnest(CAST(:ids AS uuid[]), CAST(:vectors AS text[])) AS v(id, vector) "
+    "WHERE c.id = v.id AND c.knowledge_base_id = :kb AND c.embedding IS NULL"
 )
 REFRESH_DOCUMENTS = text(
     "UPDATE documents d SET embedded_count = c.embedded, updated_at = now(), "

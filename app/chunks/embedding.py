@@ -35,7 +35,13 @@ def text_sha256(text: str) -> str:
 async def cached_vectors(
     session: AsyncSession, kb: KnowledgeBase, hashes: Sequence[str]
 ) -> dict[str, list[float]]:
-    """Vectors already computed for these texts by the same model, in any knowledge base."""
+    """Vectors the same model computed for these texts, in any knowledge base of the project.
+
+    Only vectors a model computed (`embedding_computed`), never a client's: a supplied vector
+    says nothing about what the model makes of the text. The same model is the same provider,
+    model name, variant, dimensions and endpoint: two OpenAI-compatible servers may serve
+    different models under one name.
+    """
     if not hashes:
         return {}
     same_model = select(KnowledgeBase.id).where(
@@ -44,12 +50,16 @@ async def cached_vectors(
         KnowledgeBase.embedding_model == kb.embedding_model,
         KnowledgeBase.embedding_variant == kb.embedding_variant,
         KnowledgeBase.embedding_dimensions == kb.embedding_dimensions,
+        KnowledgeBase.embedding_options["base_url"].astext.is_not_distinct_from(
+            kb.embedding_options.get("base_url")
+        ),
     )
     rows = await session.execute(
         select(Chunk.text_sha256, Chunk.embedding)
         .where(
             Chunk.text_sha256.in_(list(set(hashes))),
             Chunk.embedding.is_not(None),
+            Chunk.embedding_computed,
             Chunk.knowledge_base_id.in_(same_model),
         )
         .ext(distinct_on(Chunk.text_sha256))

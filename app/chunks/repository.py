@@ -24,7 +24,7 @@ from app.models import Chunk, Document, KnowledgeBase
 STAGE_COLUMNS = (
     "id", "document_id", "chunk_index", "text", "text_sha256", "node_path", "depth",
     "leaf_node_id", "section_titles", "doc_title", "page_start", "page_end", "start_offset",
-    "end_offset", "metadata", "own_metadata", "embedding",
+    "end_offset", "metadata", "own_metadata", "embedding", "embedding_computed",
 )  # fmt: skip
 
 
@@ -68,6 +68,9 @@ class ChunkRow:
     own_metadata: bool
     # Supplied (float32 array) or computed by the embedder.
     embedding: Sequence[float] | np.ndarray | None
+    # Whether the knowledge base's model computed `embedding`: only such vectors are reused
+    # for other chunks of the same text; a client's could be anything.
+    embedding_computed: bool
 
     def record(self) -> tuple[Any, ...]:
         return (
@@ -75,7 +78,7 @@ class ChunkRow:
             self.node_path, self.depth, self.leaf_node_id, self.section_titles, self.doc_title,
             self.page_start, self.page_end, self.start_offset, self.end_offset,
             json.dumps(self.metadata) if self.metadata else "{}", self.own_metadata,
-            self.embedding,
+            self.embedding, self.embedding is not None and self.embedding_computed,
         )  # fmt: skip
 
 
@@ -182,7 +185,8 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
             "id uuid, document_id uuid, chunk_index int, text text, text_sha256 text, "
             "node_path text[], depth int, leaf_node_id text, section_titles text[], "
             "doc_title text, page_start int, page_end int, start_offset int, end_offset int, "
-            "metadata jsonb, own_metadata boolean, embedding public.vector) "
+            "metadata jsonb, own_metadata boolean, embedding public.vector, "
+            "embedding_computed boolean) "
             "ON COMMIT DELETE ROWS"
         )
         await driver.execute("TRUNCATE chunk_rows_stage")
@@ -194,10 +198,10 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
             "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, chunk_index, "
             "text, text_sha256, node_path, depth, leaf_node_id, section_titles, doc_title, "
             "page_start, page_end, start_offset, end_offset, metadata, own_metadata, embedding, "
-            "embedded_at, ts_config) "
+            "embedding_computed, embedded_at, ts_config) "
             "SELECT id, :project, :kb, document_id, chunk_index, text, text_sha256, node_path, "
             "depth, leaf_node_id, section_titles, doc_title, page_start, page_end, start_offset, "
-            "end_offset, metadata, own_metadata, embedding, "
+            "end_offset, metadata, own_metadata, embedding, embedding_computed, "
             "CASE WHEN embedding IS NULL THEN NULL ELSE now() END, "
             "CAST(:ts_config AS regconfig) FROM chunk_rows_stage "
             "ON CONFLICT (id) DO UPDATE SET document_id = EXCLUDED.document_id, "
@@ -208,7 +212,7 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
             "page_start = EXCLUDED.page_start, page_end = EXCLUDED.page_end, "
             "start_offset = EXCLUDED.start_offset, end_offset = EXCLUDED.end_offset, "
             "metadata = EXCLUDED.metadata, own_metadata = EXCLUDED.own_metadata, "
-            "embedding = EXCLUDED.embedding, "
+            "embedding = EXCLUDED.embedding, embedding_computed = EXCLUDED.embedding_computed, "
             "embedded_at = EXCLUDED.embedded_at, updated_at = now() "
             "WHERE chunks.knowledge_base_id = EXCLUDED.knowledge_base_id"
         ),

@@ -169,6 +169,8 @@ async def upsert_many(
             metadata=item.metadata,
             own_metadata=bool(item.metadata),
             embedding=supplied[position] if position in supplied else computed[position],
+            # A client's vector is stored for this chunk but never reused for another.
+            embedding_computed=position not in supplied,
         )
         for position, item in enumerate(items)
     )

@@ -523,6 +523,8 @@ class Ingestor:
                 metadata=document.metadata_,
                 own_metadata=False,
                 embedding=vector,
+                # From the model, or reused from a vector the same model computed.
+                embedding_computed=vector is not None,
             )
             for draft, vector in zip(work.drafts, work.vectors, strict=True)
         ]

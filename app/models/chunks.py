@@ -61,6 +61,9 @@ class Chunk(Timestamps, Base):
     # HNSW index on an expression cast (see docs/vector-storage.md).
     embedding: Mapped[list[float] | None] = mapped_column(VECTOR())
     embedded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The knowledge base's model computed `embedding` (not a client): only such vectors are
+    # reused for the same text (app/chunks/embedding.py, migration 0014).
+    embedding_computed: Mapped[bool] = mapped_column(default=False, server_default=false())
     ts_config: Mapped[str] = mapped_column(REGCONFIG, default="english")
     tsv: Mapped[Any] = mapped_column(
         TSVECTOR,
