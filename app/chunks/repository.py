@@ -173,8 +173,11 @@ async def insert_rows(
     return written
 
 
-async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[ChunkRow]) -> int:
-    """COPY the rows into a staging table, then upsert them; returns how many were written.
+async def upsert_rows(
+    session: AsyncSession, kb: KnowledgeBase, rows: Sequence[ChunkRow]
+) -> tuple[int, set[uuid.UUID]]:
+    """COPY the rows into a staging table, then upsert them; returns how many were written
+    and the documents that held the existing ones before.
 
     A row whose id belongs to another knowledge base is not written (the caller compares the
     count), so ids cannot be used to overwrite somebody else's chunk.
@@ -193,6 +196,17 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
         await driver.copy_records_to_table(
             "chunk_rows_stage", records=[row.record() for row in rows], columns=list(STAGE_COLUMNS)
         )
+    # A row may move its chunk to another document, whose old one must then be recounted.
+    # Locked until the transaction ends, so a concurrent move cannot change the owner between
+    # this read and the upsert (it waits, and this read sees its result).
+    previous = await session.scalars(
+        text(
+            "SELECT c.document_id FROM chunks c JOIN chunk_rows_stage s ON s.id = c.id "
+            "WHERE c.knowledge_base_id = :kb FOR UPDATE OF c"
+        ),
+        {"kb": kb.id},
+    )
+    previous_documents = set(previous.all())
     result = await session.execute(
         text(
             "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, chunk_index, "
@@ -218,7 +232,7 @@ async def upsert_rows(session: AsyncSession, kb: KnowledgeBase, rows: Sequence[C
         ),
         {"project": kb.project_id, "kb": kb.id, "ts_config": kb.text_search_language},
     )
-    return int(result.rowcount)  # type: ignore[attr-defined]
+    return int(result.rowcount), previous_documents  # type: ignore[attr-defined]
 
 
 @asynccontextmanager

@@ -176,10 +176,14 @@ async def upsert_many(
     )
     if ids:
         written = list(rows)
-        if await repository.upsert_rows(session, kb, written) != len(written):
+        count, previous = await repository.upsert_rows(session, kb, written)
+        if count != len(written):
             # Rolled back by the request scope: nothing of this request is kept.
             raise ChunkIdInUse(CHUNK_ID_IN_USE)
-        await repository.refresh_document_counts(session, [row.document_id for row in written])
+        # The documents the chunks left count them no more.
+        await repository.refresh_document_counts(
+            session, [*previous, *(row.document_id for row in written)]
+        )
     else:
         # Ids generated here cannot exist yet: no staging table, no upsert, no recount. The
         # rows are made while the COPY streams them (nothing in making them can fail now).
