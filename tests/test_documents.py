@@ -488,7 +488,17 @@ async def test_delete_by_filter(client: httpx.AsyncClient, kb: None) -> None:
     found = await client.post(f"{BASE}/search", json={"query": "report year", "mode": "text"})
     assert {hit["doc_id"] for hit in found.json()["hits"]} == {ids[2021], ids[2023]}
 
-    for refused in ({"filter": {}}, {"filter": {"metadata.year": {"$bad": 1}}}, {}):
+    everything_in_disguise = [
+        {"$and": [{}]},
+        {"$not": {"$not": {}}},
+        {"$or": [{}, {"metadata.a": 1}]},
+    ]
+    for refused in (
+        {"filter": {}},
+        {"filter": {"metadata.year": {"$bad": 1}}},
+        {},
+        *({"filter": spec} for spec in everything_in_disguise),
+    ):
         response = await client.post(f"{DOCS}/delete", json=refused)
         assert response.status_code == 422, refused
     assert (await client.get(DOCS)).json()["total"] == 2

@@ -16,6 +16,7 @@ from app.config import Settings
 from app.documents import pipeline
 from app.events import repository, service
 from app.kit.errors import UnprocessableDocument
+from app.kit.pagination import encode_cursor
 
 DOCS = "/v1/knowledge-bases/kb/documents"
 
@@ -157,7 +158,8 @@ async def test_old_events_are_pruned(
 
 
 async def test_bad_cursors_are_422(client: httpx.AsyncClient, kb: dict[str, Any]) -> None:
-    for cursor in ("nonsense", "WyJhIiwxXQ"):  # the second: ["a",1]
+    beyond = [encode_cursor([1, 2**63]), encode_cursor([2**64, 1]), encode_cursor([-1, 1])]
+    for cursor in ("nonsense", "WyJhIiwxXQ", *beyond):  # the second: ["a",1]
         response = await client.get("/v1/events", params={"after": cursor})
         assert response.status_code == 422
     assert (await client.get("/v1/events", params={"type": "document.eaten"})).status_code == 422

@@ -467,3 +467,51 @@ async def test_a_host_resolving_to_loopback_is_refused_at_delivery_in_production
     assert (refused["attempts"], refused["last_status"]) == (1, None)
     assert refused["last_error"].startswith("not sent: the URL has a host, 'localhost'")
     assert "127.0.0.1" in refused["last_error"] or "::1" in refused["last_error"]
+
+
+def test_the_whole_exchange_gets_the_configured_timeout(settings: Settings, app: FastAPI) -> None:
+    patient = WebhookDispatcher(
+        app.state.database, settings.model_copy(update={"webhook_timeout_s": 30})
+    )
+    # httpx's default (5 s per read) cut deliveries short of the setting.
+    timeout = patient.http.timeout
+    assert (timeout.connect, timeout.read, timeout.write, timeout.pool) == (30, 30, 30, 30)
+
+
+@pytest.mark.parametrize("change", ["delete", "pause", "new url"])
+async def test_a_batch_under_way_stops_when_its_webhook_is_deleted_paused_or_moved(
+    client: httpx.AsyncClient,
+    app: FastAPI,
+    dispatcher: WebhookDispatcher,
+    receiver: Receiver,
+    change: str,
+) -> None:
+    webhook = await create(client, receiver.url, types=["knowledge_base.created"])
+    for n in range(3):
+        await make_kb(client, f"kb{n}")
+    receiver.delay_s = 0.5
+    round_ = asyncio.create_task(dispatcher.run_once())
+    await receiver.wait_for(1, timeout_s=10)
+    url = f"{HOOKS}/{webhook['id']}"
+    if change == "delete":
+        assert (await client.delete(url)).status_code == 204
+    elif change == "pause":
+        assert (await client.patch(url, json={"active": False})).status_code == 200
+    else:
+        moved = await client.patch(url, json={"url": receiver.url + "/moved"})
+        assert moved.status_code == 200
+    await round_
+    assert len(receiver.received) == 1  # the one under way when it changed, no more
+    if change == "new url":
+        await deliver(dispatcher, receiver, 3)
+        assert [r.path for r in receiver.received] == ["/", "/moved", "/moved"]
+
+
+async def test_explicit_nulls_in_a_patch_are_refused(
+    client: httpx.AsyncClient, receiver: Receiver
+) -> None:
+    webhook = await create(client, receiver.url)
+    for body in ({"url": None}, {"active": None}, {"description": None}):
+        response = await client.patch(f"{HOOKS}/{webhook['id']}", json=body)
+        assert response.status_code == 422, body
+    assert (await client.patch(f"{HOOKS}/{webhook['id']}", json={"types": None})).status_code == 200

@@ -27,6 +27,7 @@ from app.events import service as events
 from app.ingestion.tree import DocumentNode, ancestors, find_node
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, NotFound, ValidationFailed
+from app.kit.filters import matches_all_somewhere
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.models import Document, DocumentSource, KnowledgeBase
 
@@ -274,14 +275,13 @@ async def delete_matching(
 ) -> DocumentDeleteResult:
     """Delete the readable documents a filter matches, as DELETE does one by one, in one
     transaction: all of them or none."""
-    if not filter_spec:
+    where = repository.document_filter(filter_spec)  # a malformed filter is a 422 first
+    if matches_all_somewhere(filter_spec):
         raise ValidationFailed(
-            "`filter` must name at least one condition; to delete every document, delete "
-            'the knowledge base or say so: {"doc_id": {"$exists": true}}.'
+            "`filter` holds an empty object, which matches every document; to delete every "
+            'document, delete the knowledge base or say so: {"doc_id": {"$exists": true}}.'
         )
-    documents = await repository.matching(
-        session, kb, repository.document_filter(filter_spec), visible=visible
-    )
+    documents = await repository.matching(session, kb, where, visible=visible)
     if documents and not dry_run:
         ids = [document.id for document in documents]
         for document in documents:

@@ -83,7 +83,14 @@ def decode_position(cursor: str | None) -> Position | None:
     if cursor is None:
         return None
     txid, event_id = decode_cursor(cursor, arity=2)
-    if not (isinstance(txid, int) and isinstance(event_id, int)) or min(txid, event_id) < 0:
+    # Ranges of xid8 (unsigned 64 bits) and of the bigint id: beyond them Postgres would fail.
+    valid = (
+        isinstance(txid, int)
+        and isinstance(event_id, int)
+        and 0 <= txid < 2**64
+        and 0 <= event_id < 2**63
+    )
+    if not valid:
         raise ValidationFailed("The cursor is not valid for the event feed.")
     return txid, event_id
 

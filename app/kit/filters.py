@@ -143,6 +143,21 @@ def metadata_keys(spec: Any) -> list[str]:
     return sorted(found)
 
 
+def matches_all_somewhere(spec: Any) -> bool:
+    """Whether a (valid) filter holds an empty object at any level (`{}`, `{"$and": [{}]}`,
+    `{"$not": {"$not": {}}}`): a part that matches everything, which a destructive filter
+    should state explicitly instead."""
+
+    def walk(node: Any) -> bool:
+        if isinstance(node, list):
+            return any(walk(item) for item in node)
+        if isinstance(node, Mapping):
+            return not node or any(walk(value) for key, value in node.items() if key in LOGICAL)
+        return False
+
+    return walk(spec)
+
+
 def field_names(fields: FieldMap) -> list[str]:
     """The names a filter may use, for error messages and documentation."""
     names = sorted(fields.fields)

@@ -52,7 +52,10 @@ class WebhookDispatcher:
         self.database = database
         self.settings = settings
         # Redirects are not followed: a 3xx could point anywhere, past the address checks.
-        self.http = httpx.AsyncClient(follow_redirects=False, trust_env=False)
+        # httpx's own limits (5 s per read by default) would cut a delivery short first.
+        self.http = httpx.AsyncClient(
+            follow_redirects=False, trust_env=False, timeout=settings.webhook_timeout_s
+        )
         self._task: asyncio.Task[None] | None = None
         self._in_flight: set[asyncio.Task[None]] = set()
 
@@ -135,9 +138,14 @@ class WebhookDispatcher:
                 await self._failed(webhook, outcome)
                 return
             async with self.database.transaction() as session:
-                await repository.delivered(
+                now = await repository.delivered(
                     session, webhook.id, position=(event.txid, event.id), status=outcome.status or 0
                 )
+            if not repository.same_destination(webhook, now):
+                # Deleted, paused or changed since the claim: not one more event to the old
+                # address or under the old rules; a changed webhook is claimed again as it is.
+                await self._release(webhook, skip_to=None)
+                return
         # Every matching event before `end` was read (the page was not full): the cursor may
         # pass the events its filters skip, so they are not read again on every round.
         caught_up = len(batch) < settings.webhook_batch_size

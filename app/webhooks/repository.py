@@ -104,8 +104,9 @@ async def claim(session: AsyncSession, *, limit: int, lease_s: float) -> list[We
 
 async def delivered(
     session: AsyncSession, webhook_id: uuid.UUID, *, position: Position, status: int
-) -> None:
-    """An event was accepted: the cursor passes it and the failure state is cleared."""
+) -> Webhook | None:
+    """An event was accepted: the cursor passes it and the failure state is cleared. Returns
+    the webhook as it is now (None once deleted), for the sender to check it may go on."""
     await session.execute(
         update(Webhook)
         .where(Webhook.id == webhook_id, _cursor_before(position))
@@ -120,6 +121,19 @@ async def delivered(
             last_error=None,
         )
         .execution_options(synchronize_session=False)
+    )
+    found: Webhook | None = await session.get(Webhook, webhook_id, populate_existing=True)
+    return found
+
+
+def same_destination(claimed: Webhook, now: Webhook | None) -> bool:
+    """Whether deliveries claimed under `claimed` may go on: still there, active, and with
+    the address, secret and filters it was claimed with."""
+    return (
+        now is not None
+        and now.active
+        and (now.url, now.secret, now.types, now.knowledge_base_id)
+        == (claimed.url, claimed.secret, claimed.types, claimed.knowledge_base_id)
     )
 
 

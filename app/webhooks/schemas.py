@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from app.events.schemas import EventType
 from app.kit.schemas import RequestModel
@@ -49,6 +49,14 @@ class WebhookUpdate(RequestModel):
         description="false pauses delivery; true resumes it where it stopped, retrying at once.",
     )
     description: StoredText | None = Field(default=None, max_length=DESCRIPTION_CHARS)
+
+    @model_validator(mode="after")
+    def _no_null_but_types(self) -> WebhookUpdate:
+        # Left out means "unchanged"; an explicit null would silently change nothing.
+        for name in ("url", "active", "description"):
+            if name in self.model_fields_set and getattr(self, name) is None:
+                raise ValueError(f"`{name}` cannot be null; leave it out to keep it")
+        return self
 
 
 class WebhookRead(BaseModel):
