@@ -148,9 +148,14 @@ class Ingestor:
         ids = [job.document_id for job in jobs if job.document_id is not None]
         async with self.database.transaction() as session:
             kb = await session.get(KnowledgeBase, jobs[0].knowledge_base_id)
+            # Locked: a document deleted (or superseded) between this read and the commit
+            # that marks it `parsing` failed that commit (StaleDataError); now the deletion
+            # waits for this short transaction, or came first and the document is not found.
             documents = {
                 document.id: document
-                for document in await session.scalars(select(Document).where(Document.id.in_(ids)))
+                for document in await session.scalars(
+                    select(Document).where(Document.id.in_(ids)).with_for_update()
+                )
             }
             sources = {
                 source.document_id: source.content
