@@ -34,6 +34,13 @@ CHUNK_IDS_ARE_GLOBAL = (
     "that an id is taken: choose random UUIDs (or omit `chunk_id` to get one), never ids "
     "derived from names others could guess."
 )
+# Shown on both write routes: what happens when the embedder fails (docs/ingestion.md).
+EMBEDDER_DOWN = (
+    "\n\nChunks sent without a vector are embedded by the knowledge base's model. Should it "
+    "fail (an API down, refusing, timing out), they are stored without a vector all the same "
+    "(`embedded: false`; in bulk, `embedded` counts the others and `embedding_error` says "
+    "why): text search finds them, and `POST .../chunks/embed` embeds them later."
+)
 
 router = APIRouter(
     prefix="/v1/knowledge-bases/{kb}",
@@ -47,7 +54,7 @@ router = APIRouter(
     "/chunks/{chunk_id}",
     operation_id="chunks-upsert",
     summary="Create or replace one chunk; embedded unless a vector is supplied",
-    description=CHUNK_IDS_ARE_GLOBAL,
+    description=CHUNK_IDS_ARE_GLOBAL + EMBEDDER_DOWN,
     responses={
         201: {"model": ChunkRead, "description": "Created"},
         **problem_responses(404, 409, 422),
@@ -73,7 +80,7 @@ async def upsert_chunk(
     "/chunks/bulk",
     operation_id="chunks-bulk_upsert",
     summary="Create or replace many chunks at once, all or nothing",
-    description=CHUNK_IDS_ARE_GLOBAL,
+    description=CHUNK_IDS_ARE_GLOBAL + EMBEDDER_DOWN,
     openapi_extra=json_request_body(ChunkBulkUpsert),
     responses=problem_responses(404, 409, 413, 415, 422),
 )
@@ -152,7 +159,16 @@ async def list_chunks(
     session: SessionDep,
     visible: VisibleDocumentsDep,
     page: Annotated[PageParams, Depends(page_params)],
-    doc_id: Annotated[uuid.UUID | None, Query(description="Only this document's chunks.")] = None,
+    doc_id: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=256,
+            description="Only this document's chunks: its id or external id (as chunk writes "
+            "take it). One that names no document lists nothing, as a `doc_id` or "
+            "`external_id` filter would.",
+        ),
+    ] = None,
     embedded: Annotated[
         bool | None, Query(description="true: with a vector; false: without.")
     ] = None,
@@ -161,7 +177,8 @@ async def list_chunks(
     return await service.list_page(
         session,
         kb,
-        document_id=doc_id,
+        document_id=None,
+        document_ref=doc_id,
         embedded=embedded,
         limit=page.limit,
         cursor=page.cursor,

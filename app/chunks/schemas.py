@@ -82,6 +82,12 @@ class ChunkBulkResult(BaseModel):
     count: int
     chunk_ids: list[uuid.UUID]
     embedded: int = Field(description="How many of them now have a vector.")
+    embedding_error: str | None = Field(
+        default=None,
+        description="Set when the knowledge base's embedder failed: the chunks sent without "
+        "a vector were stored without one (not counted in `embedded`; text search finds "
+        "them), and `POST .../chunks/embed` embeds them once it is back.",
+    )
     index_job_id: uuid.UUID | None = Field(
         default=None,
         description="With `defer_index=true`: the job that rebuilds the vector index 10 "

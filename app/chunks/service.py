@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 import uuid
 from collections.abc import Sequence
 from typing import cast
 
 import numpy as np
-from sqlalchemy import ColumnElement
+from sqlalchemy import ColumnElement, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks import repository
@@ -23,10 +24,14 @@ from app.chunks.schemas import (
     ChunkRead,
     ChunkUpsert,
 )
+from app.documents import repository as documents_repository
+from app.embeddings.base import EmbeddingError
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_cursor, encode_cursor
 from app.kit.vectors import as_float32, vector_problem
 from app.models import Chunk, KnowledgeBase
+
+logger = logging.getLogger(__name__)
 
 
 class ChunkIdInUse(Conflict):
@@ -132,6 +137,24 @@ def to_read(chunk: Chunk, *, include_vector: bool = False) -> ChunkRead:
     )
 
 
+async def embed_or_none(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    texts: Sequence[str],
+    embedder: DocumentEmbedder | None,
+) -> tuple[list[list[float] | None], str | None]:
+    """The texts' vectors, or none and the reason when the embedder fails.
+
+    As in ingestion (docs/ingestion.md), chunks are then stored without vectors: text search
+    finds them, and `POST .../chunks/embed` embeds them once the embedder is back.
+    """
+    try:
+        return await embed_texts(session, kb, texts, embedder), None
+    except EmbeddingError as exc:
+        logger.warning("knowledge base %s: chunks stored without vectors: %s", kb.name, exc)
+        return [None] * len(texts), f"embedding failed: {exc}"
+
+
 async def upsert_many(
     session: AsyncSession,
     kb: KnowledgeBase,
@@ -143,13 +166,17 @@ async def upsert_many(
     if len(ids) != len(set(ids)):
         raise ValidationFailed("The same chunk_id appears more than once in the request.")
     supplied = supplied_vectors(kb, items)
+    # Before anything is written: while a remote embedder answers (or times out), the request's
+    # transaction holds no lock that other writers would wait on.
+    to_embed = [position for position, item in enumerate(items) if item.vector is None]
+    vectors, embedding_error = await embed_or_none(
+        session, kb, [items[p].text for p in to_embed], embedder
+    )
+    computed = dict(zip(to_embed, vectors, strict=True))
     titles = {item.doc_id: item.doc_title for item in items if item.doc_title}
     documents = await repository.resolve_documents(
         session, kb, [item.doc_id for item in items], titles
     )
-    to_embed = [position for position, item in enumerate(items) if item.vector is None]
-    vectors = await embed_texts(session, kb, [items[p].text for p in to_embed], embedder)
-    computed = dict(zip(to_embed, vectors, strict=True))
     rows = (
         ChunkRow(
             id=item.chunk_id or uuid.uuid4(),
@@ -193,6 +220,7 @@ async def upsert_many(
         count=len(written),
         chunk_ids=[row.id for row in written],
         embedded=sum(row.embedding is not None for row in written),
+        embedding_error=embedding_error,
     )
 
 
@@ -233,7 +261,18 @@ async def list_page(
     include_vector: bool,
     visible: ColumnElement[bool] | None = None,
     node_id: str | None = None,
+    document_ref: str | None = None,
 ) -> Page[ChunkRead]:
+    """One page of chunks; `document_ref` (an id or external id) is resolved as `{doc}` in
+    paths are, and one naming no document the caller can read matches no chunk, as a filter
+    on a document field would."""
+    if document_ref is not None:
+        document = await documents_repository.by_ref(
+            session, kb, document_ref, visible=true() if visible is None else visible
+        )
+        if document is None:
+            return Page(items=[], total=0, limit=limit, next_cursor=None)
+        document_id = document.id
     after = None
     if cursor is not None:
         doc, index, last = decode_cursor(cursor, arity=3)

@@ -60,6 +60,25 @@ async def lock_versions(
         )
 
 
+async def by_ref(
+    session: AsyncSession, kb: KnowledgeBase, ref: str, *, visible: ColumnElement[bool]
+) -> Document | None:
+    """The readable document a client names by id or external id (`{doc}` in paths).
+
+    An external id may look like another document's id: the document with that id wins.
+    """
+    try:
+        by_id = Document.id == uuid.UUID(ref)
+    except ValueError:
+        by_id = None
+    query = select(Document).where(Document.knowledge_base_id == kb.id, visible)
+    if by_id is None:
+        query = query.where(Document.external_id == ref)
+    else:
+        query = query.where(or_(by_id, Document.external_id == ref)).order_by(by_id.desc())
+    return await session.scalar(query.limit(1))
+
+
 async def by_shas(
     session: AsyncSession, kb: KnowledgeBase, shas: Collection[str], *, visible: ColumnElement[bool]
 ) -> dict[str, list[Document]]:

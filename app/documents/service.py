@@ -36,6 +36,14 @@ WAIT_POLL_S = 0.1
 
 def to_read(document: Document) -> DocumentRead:
     progress = {"stage": document.status, **document.progress}
+    if document.status == "ready":
+        # A ready document's chunks are its counts, however they changed since its job ended
+        # (the chunk API, `chunks/embed`, deletes): every writer keeps the counts, this the
+        # progress that mirrors them, so the two cannot disagree.
+        progress |= {
+            "chunks_total": document.chunk_count,
+            "chunks_embedded": document.embedded_count,
+        }
     return DocumentRead(
         id=document.id,
         knowledge_base_id=document.knowledge_base_id,
