@@ -502,3 +502,29 @@ async def test_delete_by_filter(client: httpx.AsyncClient, kb: None) -> None:
         response = await client.post(f"{DOCS}/delete", json=refused)
         assert response.status_code == 422, refused
     assert (await client.get(DOCS)).json()["total"] == 2
+
+
+async def test_chunks_under_a_node_include_the_chunk_a_tiny_section_merged_into(
+    client: httpx.AsyncClient, kb: None
+) -> None:
+    long = "Each step is explained with the reason for it and what to check after it. " * 10
+    text = (
+        "# Guide\n\nWho the guide is for.\n\n## Installation\n\nInstall it first.\n\n"
+        f"### Linux\n\nUse the package.\n\n### Windows\n\n{long}\n\n## Usage\n\n{long}\n"
+    )
+    document = (await upload_text(client, text)).json()
+    url = f"{DOCS}/{document['id']}/chunks"
+    tree = (await client.get(f"{DOCS}/{document['id']}/tree")).json()["root"]
+    guide = tree["children"][0]
+    installation = next(n for n in guide["children"] if n.get("title") == "Installation")
+    linux = next(n for n in installation["children"] if n.get("title") == "Linux")
+    chunks = (await client.get(url)).json()["items"]
+    merged = next(c for c in chunks if "Use the package." in c["text"])
+    assert linux["node_id"] not in merged["node_path"]  # the tiny sections merged upwards
+
+    under_linux = (await client.get(url, params={"node_id": linux["node_id"]})).json()
+    assert [c["chunk_id"] for c in under_linux["items"]] == [merged["chunk_id"]]
+    under_installation = (await client.get(url, params={"node_id": installation["node_id"]})).json()
+    ids = [c["chunk_id"] for c in under_installation["items"]]
+    assert merged["chunk_id"] in ids
+    assert all("Usage" not in c["section_titles"] for c in under_installation["items"])

@@ -14,7 +14,7 @@ from typing import Any
 import asyncpg
 import numpy as np
 from pgvector import Vector
-from sqlalchemy import ColumnElement, delete, func, select, text, update
+from sqlalchemy import ColumnElement, and_, delete, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.tenancy import elevated
@@ -345,15 +345,25 @@ async def list_page(
     limit: int,
     visible: ColumnElement[bool] | None = None,
     node_id: str | None = None,
+    node_range: tuple[int, int] | None = None,
 ) -> tuple[list[Chunk], int]:
-    """Chunks ordered by (document, chunk_index, id) and the total matching the filters."""
+    """Chunks ordered by (document, chunk_index, id) and the total matching the filters.
+
+    `node_id`: chunks under that tree node, by lineage, or holding any of its text when its
+    `node_range` is known: a tiny section merged into a neighbour's chunk has its text in a
+    chunk whose lineage names only their common parent.
+    """
     conditions = [Chunk.knowledge_base_id == kb.id]
     if visible is not None:
         conditions.append(_readable(kb, visible))
     if document_id is not None:
         conditions.append(Chunk.document_id == document_id)
     if node_id is not None:
-        conditions.append(Chunk.node_path.contains([node_id]))
+        under = Chunk.node_path.contains([node_id])
+        if node_range is not None:
+            start, end = node_range
+            under = or_(under, and_(Chunk.start_offset < end, Chunk.end_offset > start))
+        conditions.append(under)
     if embedded is not None:
         conditions.append(Chunk.embedding.is_not(None) if embedded else Chunk.embedding.is_(None))
     query = select(Chunk).where(*conditions)

@@ -261,6 +261,7 @@ async def list_page(
     include_vector: bool,
     visible: ColumnElement[bool] | None = None,
     node_id: str | None = None,
+    node_range: tuple[int, int] | None = None,
     document_ref: str | None = None,
 ) -> Page[ChunkRead]:
     """One page of chunks; `document_ref` (an id or external id) is resolved as `{doc}` in
@@ -289,6 +290,7 @@ async def list_page(
         limit=limit + 1,
         visible=visible,
         node_id=node_id,
+        node_range=node_range,
     )
     next_cursor = None
     if len(chunks) > limit:

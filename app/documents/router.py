@@ -300,14 +300,14 @@ async def list_document_chunks(
         Query(
             min_length=1,
             max_length=200,
-            description="Only the chunks under this tree node (whose `node_path` holds it): "
-            "a section's chunks, its subsections' included. 404 when the document's tree "
-            "has no such node.",
+            description="Only the chunks under this tree node: those whose `node_path` holds "
+            "it or that hold any of its text (a section's chunks, its subsections' included, "
+            "and a chunk a tiny section was merged into). 404 when the document's tree has no "
+            "such node.",
         ),
     ] = None,
 ) -> Page[ChunkRead]:
-    if node_id is not None:
-        service.require_node(document, node_id)
+    within = None if node_id is None else service.node_range(document, node_id)
     return await chunks_service.list_page(
         session,
         kb,
@@ -317,6 +317,7 @@ async def list_document_chunks(
         cursor=page.cursor,
         include_vector=include_vector,
         node_id=node_id,
+        node_range=within,
     )
 
 

@@ -258,11 +258,16 @@ def node_or_404(document: Document, node_id: str) -> dict[str, Any]:
     return node.model_dump(mode="json")
 
 
-def require_node(document: Document, node_id: str) -> None:
-    """404 unless the document's tree has the node; a document without a tree (its chunks
-    written through the chunk API, with node paths of the client's own) accepts any id."""
-    if document.tree is not None and find_node(tree_of(document), node_id) is None:
+def node_range(document: Document, node_id: str) -> tuple[int, int] | None:
+    """The node's character range; 404 unless the document's tree has the node. None for a
+    document without a tree (its chunks written through the chunk API, with node paths of the
+    client's own): any id is accepted there."""
+    if document.tree is None:
+        return None
+    node = find_node(tree_of(document), node_id)
+    if node is None:
         raise NotFound(f"No node {node_id!r} in document {document.id}.")
+    return node.range.start_offset, node.range.end_offset
 
 
 def ancestors_or_404(document: Document, node_id: str) -> list[dict[str, Any]]:
