@@ -436,7 +436,9 @@ async def _contexts(
         path = paths.get(row.chunk_id, [])
         # The chunk's own node is the last on its path; the rest are its ancestors.
         ancestors = path[:-1] if path and path[-1].get("node_id") == row.node_path[-1] else path
-        sections = [node for node in ancestors if node.get("kind") == "section"]
+        # The nearest section holding the chunk: its own node when that is a section (tiny
+        # sections merged into one chunk name their common section as the chunk's node).
+        sections = [node for node in path if node.get("kind") == "section"]
         parent_node = sections[-1] if sections else (ancestors[-1] if ancestors else None)
         near = around.get(row.chunk_id, {})
         contexts[row.chunk_id] = HitContext(

@@ -118,6 +118,31 @@ async def test_context_of_an_ingested_document(client: httpx.AsyncClient) -> Non
     assert parent["text"].startswith("## Leave")
 
 
+async def test_the_parent_of_a_chunk_of_merged_sections_is_their_section(
+    client: httpx.AsyncClient,
+) -> None:
+    kb = await create_kb(client, "merged")
+    long = "Each step is explained with the reason for it and what to check after it. " * 10
+    markdown = (
+        "# Guide\n\nWho the guide is for.\n\n## Installation\n\nInstall it first.\n\n"
+        f"### Linux\n\nUse the package.\n\n### Windows\n\n{long}\n"
+    )
+    uploaded = await client.post(
+        f"/v1/knowledge-bases/{kb['id']}/documents",
+        params={"wait": "true"},
+        json={"text": markdown},
+    )
+    assert uploaded.json()["status"] == "ready", uploaded.text
+    found = await search(client, kb, query="use package", mode="text", include=["context"])
+    hit = next(h for h in found["hits"] if "Use the package." in h["text"])
+    assert hit["section_titles"] == ["Guide"]  # Intro, Installation and Linux in one chunk
+    assert (hit["context"]["parent"]["kind"], hit["context"]["parent"]["title"]) == (
+        "section",
+        "Guide",
+    )
+    assert [n["kind"] for n in hit["context"]["ancestors"]] == ["document"]
+
+
 async def test_context_without_a_tree_still_has_neighbours(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
