@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.auth.callers import Caller
 from app.db.engine import Database
+from app.db.outage import is_outage
 from app.models import AuditEvent
 
 logger = logging.getLogger(__name__)
@@ -77,5 +78,15 @@ class AuditMiddleware:
         try:
             async with database.transaction(project_id=project_id) as session:
                 session.add(event)
-        except Exception:
-            logger.exception("could not record the audit event of %s %s", event.method, event.path)
+        except Exception as exc:
+            if not is_outage(exc):
+                logger.exception(
+                    "could not record the audit event of %s %s", event.method, event.path
+                )
+                return
+            # The database went away: a traceback per request would only repeat that.
+            logger.warning(
+                "could not record the audit event of %s %s: the database is unavailable",
+                event.method,
+                event.path,
+            )

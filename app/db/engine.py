@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from app.config import Settings
+from app.db.outage import watch_connections
 from app.db.tenancy import TenantScope, ambient_scope, enter_scope
 from app.db.urls import async_url
 
@@ -60,6 +61,7 @@ class Database:
             connect_args={"timeout": settings.db_connect_timeout_s},
         )
         ping_idle_connections(self.engine)
+        watch_connections(self.engine)
         self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)
 
     @asynccontextmanager

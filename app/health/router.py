@@ -40,7 +40,9 @@ async def _database_checks(database: Database) -> list[Check]:
         async with database.engine.connect() as connection:
             await connection.execute(text("SELECT 1"))
     except Exception as exc:  # any failure to connect means "not ready", with a reason
-        return [Check(name="database", ok=False, detail=f"unreachable: {type(exc).__name__}")]
+        # The driver's error (refused, no socket) rather than the DatabaseUnavailable over it.
+        reason = type(exc.__cause__ or exc).__name__
+        return [Check(name="database", ok=False, detail=f"unreachable: {reason}")]
     checks = [Check(name="database", ok=True, detail="reachable")]
     current, head = await current_revision(database.engine), head_revision()
     checks.append(

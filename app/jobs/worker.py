@@ -7,11 +7,13 @@ import contextlib
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 
 from app.config import Settings
 from app.db.engine import Database
+from app.db.outage import is_outage
 from app.db.tenancy import acting_for
 from app.jobs import repository
 from app.models import Job
@@ -21,6 +23,16 @@ logger = logging.getLogger(__name__)
 JobHandler = Callable[[Job], Awaitable[None]]
 # Runs jobs of one kind and one knowledge base together; settles every one of them.
 BatchHandler = Callable[[list[Job]], Awaitable[None]]
+
+# While the database is unavailable a loop pauses after each failed try, from the first pause
+# doubling up to the most, instead of polling (and logging a traceback) every `job_poll_s`.
+OUTAGE_FIRST_PAUSE_S = 1.0
+OUTAGE_MAX_PAUSE_S = 30.0
+
+
+def outage_pause(failures: int) -> float:
+    """The pause after the `failures`-th failed try in a row of one loop (1, 2, 4 ... 30 s)."""
+    return min(OUTAGE_MAX_PAUSE_S, OUTAGE_FIRST_PAUSE_S * 2.0 ** max(0, failures - 1))
 
 
 async def record_failure(database: Database, job: Job, exc: Exception, *, delay_s: float) -> None:
@@ -55,6 +67,8 @@ class WorkerPool:
         self._wake = asyncio.Event()
         self._stopping = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        # When the loops found the database unavailable, for one warning per outage.
+        self._outage_since: float | None = None
         # Run after the loops stopped (e.g. closing shared embedding batchers).
         self.on_stop: list[Callable[[], Awaitable[None]]] = []
 
@@ -125,24 +139,66 @@ class WorkerPool:
         interval = max(self.settings.job_lease_s / 3, 0.5)
         while True:
             await asyncio.sleep(interval)
-            async with self.database.transaction() as session:
-                await repository.extend_lease(
-                    session, job_ids, worker_id=self.worker_id, lease_s=self.settings.job_lease_s
-                )
+            try:
+                async with self.database.transaction() as session:
+                    await repository.extend_lease(
+                        session,
+                        job_ids,
+                        worker_id=self.worker_id,
+                        lease_s=self.settings.job_lease_s,
+                    )
+            except Exception as exc:
+                # A beat lost to an outage is tried again at the next one; ended by it, the
+                # lease would run out under a job that is still running.
+                if not is_outage(exc):
+                    raise
 
     async def _loop(self, number: int) -> None:
+        failures = 0
         while not self._stopping.is_set():
             try:
                 worked = await self.run_once()
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
+                if is_outage(exc):
+                    failures += 1
+                    self._outage_began(exc)
+                    await self._pause(outage_pause(failures))
+                    continue
                 # A broken job or a database blip must not kill the loop; the lease brings
                 # the job back to another attempt.
                 logger.exception("worker %s-%d: job loop error", self.worker_id, number)
                 worked = False
+            else:
+                failures = 0
+                self._outage_ended()
             if worked:
                 continue
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=self.settings.job_poll_s)
+
+    def _outage_began(self, exc: Exception) -> None:
+        if self._outage_since is not None:
+            return
+        self._outage_since = time.monotonic()
+        logger.warning(
+            "worker %s: the database is unavailable (%s); job loops pause, up to %.0f s "
+            "between tries, until it answers",
+            self.worker_id,
+            exc.__cause__ or exc,
+            OUTAGE_MAX_PAUSE_S,
+        )
+
+    def _outage_ended(self) -> None:
+        if self._outage_since is None:
+            return
+        lasted = time.monotonic() - self._outage_since
+        self._outage_since = None
+        logger.warning("worker %s: the database answers again after %.0f s", self.worker_id, lasted)
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait `seconds`, or less when the pool stops."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), timeout=seconds)

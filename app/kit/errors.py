@@ -90,3 +90,22 @@ class ServiceUnavailable(AppError):
     status = 503
     type_ = "service-unavailable"
     title = "Service unavailable"
+
+
+class DatabaseUnavailable(ServiceUnavailable):
+    """The database cannot be reached: down, restarting, refusing connections, or every pooled
+    connection busy. Nothing about the request was wrong; the same request may work later."""
+
+    type_ = "database-unavailable"
+    title = "Database unavailable"
+    retry_after_s: ClassVar[int] = 5
+
+    def __init__(
+        self,
+        detail: str = "The database is unavailable; try again shortly.",
+        *,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(
+            detail, extra={"headers": {"Retry-After": str(self.retry_after_s)}, **(extra or {})}
+        )

@@ -12,9 +12,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.kit.errors import PROBLEM_BASE, AppError
+from app.db.outage import is_outage
+from app.kit.errors import PROBLEM_BASE, AppError, DatabaseUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -108,6 +110,14 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 async def _app_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
+    if isinstance(exc, DatabaseUnavailable):
+        # One line, no traceback: an outage is not a bug, and /readyz says the same.
+        logger.warning(
+            "database unavailable on %s %s: %s",
+            request.method,
+            request.url.path,
+            exc.__cause__ or exc.detail,
+        )
     headers = exc.extra.pop("headers", None) if "headers" in exc.extra else None
     return problem_response(
         exc.status,
@@ -188,6 +198,8 @@ UNSTORABLE_TEXT = frozenset({"22021", "22P05"})
 
 async def _database_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, DBAPIError)
+    if is_outage(exc):
+        return await _database_unavailable(request, exc)
     if getattr(exc.orig, "sqlstate", None) in UNSTORABLE_TEXT:
         logger.warning(
             "unstorable text reached the database on %s %s", request.method, request.url.path
@@ -203,7 +215,17 @@ async def _database_error(request: Request, exc: Exception) -> JSONResponse:
     return await _unhandled(request, exc)
 
 
+async def _database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+    # A pool with no connection to spare, or a disconnect that reached here unconverted.
+    if isinstance(exc, PoolTimeout):
+        detail = "The database is busy: no connection became free in time; try again shortly."
+        return await _app_error(request, DatabaseUnavailable(detail))
+    return await _app_error(request, DatabaseUnavailable())
+
+
 async def _unhandled(request: Request, exc: Exception) -> JSONResponse:
+    if is_outage(exc):
+        return await _database_unavailable(request, exc)
     # The body never carries exception text; the log has the traceback.
     logger.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return problem_response(
@@ -222,4 +244,5 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(IntegrityError, _integrity_error)
     app.add_exception_handler(DBAPIError, _database_error)
+    app.add_exception_handler(PoolTimeout, _database_unavailable)
     app.add_exception_handler(Exception, _unhandled)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncpg
 import pytest
 from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError
 
 from app.config import Settings
 from app.db import engine
 from app.db.engine import Database
 from app.db.urls import asyncpg_dsn
+from app.kit.errors import DatabaseUnavailable
 
 
 async def backend_pid(database: Database) -> int:
@@ -37,8 +37,9 @@ async def test_a_dead_connection_is_replaced_after_idling_and_fails_once_before(
             # Pinged on checkout, found dead, replaced: the caller never sees it.
             assert await backend_pid(database) != first
         else:
-            # Not pinged: that one request fails, and the pool is renewed for the next.
-            with pytest.raises(DBAPIError):
+            # Not pinged: that one request fails (a 503 to a client, app/db/outage.py), and
+            # the pool is renewed for the next.
+            with pytest.raises(DatabaseUnavailable):
                 await backend_pid(database)
             assert await backend_pid(database) != first
     finally:
