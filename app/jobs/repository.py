@@ -155,6 +155,24 @@ async def retry_later(
     )
 
 
+async def release(session: AsyncSession, job_ids: Sequence[uuid.UUID], *, worker_id: str) -> int:
+    """Give back jobs this worker still holds (it is stopping): queued to run now, the attempt
+    their claim counted not counted. A job settled or taken over meanwhile is left alone."""
+    result = await session.execute(
+        update(Job)
+        .where(Job.id.in_(job_ids), Job.worker_id == worker_id, Job.status == "running")
+        .values(
+            status="queued",
+            attempts=func.greatest(Job.attempts - 1, 0),
+            run_after=func.now(),
+            lease_expires_at=None,
+            worker_id=None,
+            updated_at=func.now(),
+        )
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
 async def retry_or_fail(session: AsyncSession, job: Job, *, reason: str, delay_s: float) -> None:
     """After a failed attempt: fail the job when it has used its attempts, else run it later."""
     if job.attempts >= job.max_attempts:

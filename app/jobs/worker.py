@@ -28,6 +28,8 @@ BatchHandler = Callable[[list[Job]], Awaitable[None]]
 # doubling up to the most, instead of polling (and logging a traceback) every `job_poll_s`.
 OUTAGE_FIRST_PAUSE_S = 1.0
 OUTAGE_MAX_PAUSE_S = 30.0
+# How long stopping may wait to give back the jobs the loops held (app shutdown waits on it).
+RELEASE_TIMEOUT_S = 5.0
 
 
 def outage_pause(failures: int) -> float:
@@ -69,6 +71,8 @@ class WorkerPool:
         self._tasks: list[asyncio.Task[None]] = []
         # When the loops found the database unavailable, for one warning per outage.
         self._outage_since: float | None = None
+        # Jobs claimed and not yet settled by their handler: released when the pool stops.
+        self._held: set[uuid.UUID] = set()
         # Run after the loops stopped (e.g. closing shared embedding batchers).
         self.on_stop: list[Callable[[], Awaitable[None]]] = []
 
@@ -91,6 +95,7 @@ class WorkerPool:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
+        await self._release_held()
         for callback in self.on_stop:
             await callback()
 
@@ -120,7 +125,10 @@ class WorkerPool:
                     session, job.id, status="failed", error=f"no handler for {job.kind!r}"
                 )
             return True
-        heartbeat = asyncio.create_task(self._heartbeat([claimed.id for claimed in jobs]))
+        held = [claimed.id for claimed in jobs]
+        self._held.update(held)
+        heartbeat = asyncio.create_task(self._heartbeat(held))
+        cancelled = False
         try:
             # The handler's transactions see only the job's project (row-level security);
             # a batch is of one knowledge base, hence of one project.
@@ -129,11 +137,41 @@ class WorkerPool:
                     await batch_handler(jobs)
                 elif handler is not None:
                     await handler(job)
+        except asyncio.CancelledError:
+            # Stopped mid-job: the jobs stay held, for stop() to give back.
+            cancelled = True
+            raise
         finally:
+            if not cancelled:
+                self._held.difference_update(held)
             heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await heartbeat
         return True
+
+    async def _release_held(self) -> None:
+        """Give back the jobs the stopped loops held, so that the next worker (or this server
+        after a restart) runs them at once rather than after their lease, and the stop does
+        not cost them an attempt. A database that does not answer within
+        RELEASE_TIMEOUT_S leaves them to their leases, as a crash would."""
+        held, self._held = sorted(self._held), set()
+        if not held:
+            return
+        try:
+            async with asyncio.timeout(RELEASE_TIMEOUT_S):
+                async with self.database.transaction() as session:
+                    released = await repository.release(session, held, worker_id=self.worker_id)
+        except Exception as exc:
+            logger.warning(
+                "worker %s: could not release %d held jobs (%s: %s); they run again when "
+                "their leases expire",
+                self.worker_id,
+                len(held),
+                type(exc).__name__,
+                exc,
+            )
+            return
+        logger.info("worker %s: released %d held jobs on stop", self.worker_id, released)
 
     async def _heartbeat(self, job_ids: list[uuid.UUID]) -> None:
         interval = max(self.settings.job_lease_s / 3, 0.5)
