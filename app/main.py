@@ -35,7 +35,7 @@ from app.jobs.router import router as jobs_router
 from app.jobs.worker import WorkerPool
 from app.kit.paths import UnstorablePathMiddleware
 from app.kit.periodic import every
-from app.kit.problems import Problem, install_problem_handlers
+from app.kit.problems import Problem, declare_problems, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
@@ -199,6 +199,7 @@ def _register_problem_schema(app: FastAPI) -> None:
             )
             for name, definition in named.get("$defs", {}).items():
                 components.setdefault(name, definition)
+            declare_problems(schema)
             app.openapi_schema = schema
         return app.openapi_schema
 

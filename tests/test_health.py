@@ -32,6 +32,12 @@ async def test_readyz_reports_migrations_behind(
         await connection.close()
     response = await client.get("/readyz")
     assert response.status_code == 503
-    failing = [c for c in response.json()["checks"] if not c["ok"]]
+    # A problem like every other error, its checks an extension member.
+    assert response.headers["content-type"] == "application/problem+json"
+    problem = response.json()
+    assert problem["type"] == "https://arbor.dev/problems/not-ready"
+    assert (problem["status"], problem["instance"]) == (503, "/readyz")
+    assert "migrations" in problem["detail"]
+    failing = [c for c in problem["checks"] if not c["ok"]]
     assert [c["name"] for c in failing] == ["migrations"]
     assert "old" in failing[0]["detail"]

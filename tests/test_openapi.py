@@ -46,3 +46,39 @@ async def test_every_schema_reference_resolves(client: httpx.AsyncClient) -> Non
     assert f"{prefix}DocumentCreate" in refs  # the hand-written upload body
     assert {ref for ref in refs if not ref.startswith(prefix)} == set()
     assert sorted(ref for ref in refs if ref.removeprefix(prefix) not in schemas) == []
+
+
+async def test_every_error_response_is_a_problem(client: httpx.AsyncClient) -> None:
+    """The handlers answer every 4xx and 5xx as problem+json; the document must say so,
+    including the 422 FastAPI would otherwise declare with its own HTTPValidationError."""
+    spec = (await client.get("/openapi.json")).json()
+    assert "HTTPValidationError" not in json.dumps(spec)
+    schemas = spec["components"]["schemas"]
+    problem_fields = set(schemas["Problem"]["required"])
+    checked = 0
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            for code, response in operation["responses"].items():
+                if not code.startswith(("4", "5")):
+                    continue
+                where = f"{method} {path} {code}"
+                assert list(response.get("content", {})) == ["application/problem+json"], where
+                ref = response["content"]["application/problem+json"]["schema"]["$ref"]
+                declared = schemas[ref.removeprefix("#/components/schemas/")]
+                assert problem_fields <= set(declared["required"]), where
+                checked += 1
+    assert checked > 100
+
+
+async def test_success_bodies_are_declared(client: httpx.AsyncClient) -> None:
+    spec = (await client.get("/openapi.json")).json()
+
+    def schema_of(path: str, method: str, code: str) -> object:
+        content = spec["paths"][path][method]["responses"][code]["content"]
+        return content["application/json"]["schema"]
+
+    upload = "/v1/knowledge-bases/{kb}/documents"
+    assert schema_of(upload, "post", "202") == {"$ref": "#/components/schemas/DocumentRead"}
+    assert schema_of("/readyz", "get", "200") == {"$ref": "#/components/schemas/Readiness"}
+    not_ready = spec["paths"]["/readyz"]["get"]["responses"]["503"]["content"]
+    assert not_ready["application/problem+json"]["schema"]["$ref"].endswith("/NotReady")

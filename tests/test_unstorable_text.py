@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import unquote
 
 import httpx
 import pytest
@@ -120,6 +121,7 @@ async def test_nul_in_a_path_is_404(client: httpx.AsyncClient, kb: None, path: s
     assert response.status_code == 404
     assert response.headers["content-type"] == PROBLEM
     assert response.json()["type"].endswith("/not-found")
+    assert response.json()["instance"] == unquote(path)  # the request path, as every problem
 
 
 async def test_nul_in_a_search_path_is_404(client: httpx.AsyncClient, kb: None) -> None:

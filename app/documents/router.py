@@ -84,6 +84,7 @@ UPLOAD_BODY: dict[str, Any] = {
     openapi_extra=UPLOAD_BODY,
     responses={
         200: {"model": DocumentRead, "description": "Already uploaded, or done waiting"},
+        202: {"model": DocumentRead, "description": "Queued"},
         **problem_responses(400, 404, 413, 415, 422),
     },
 )

@@ -11,6 +11,7 @@ from sqlalchemy import text
 
 from app.db.engine import Database
 from app.db.migrate import current_revision, head_revision
+from app.kit.problems import PROBLEM_MEDIA_TYPE, Problem, problem_response
 
 router = APIRouter(tags=["health"])
 
@@ -26,7 +27,13 @@ class Check(BaseModel):
 
 
 class Readiness(BaseModel):
-    status: Literal["ready", "unavailable"]
+    status: Literal["ready"]
+    checks: list[Check]
+
+
+class NotReady(Problem):
+    """The 503 of /readyz: a problem whose `checks` (an extension member) say what failed."""
+
     checks: list[Check]
 
 
@@ -59,12 +66,27 @@ async def _database_checks(database: Database) -> list[Check]:
     "/readyz",
     operation_id="health-ready",
     summary="Database reachable, migrations at head, embedder loaded",
-    responses={503: {"model": Readiness, "description": "Not ready, with the failing checks"}},
+    response_model=Readiness,
+    responses={
+        503: {
+            "model": NotReady,
+            "description": "Not ready, with the failing checks",
+            "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/NotReady"}}},
+        }
+    },
 )
 async def readyz(request: Request) -> JSONResponse:
     checks = await _database_checks(request.app.state.database)
     for probe in request.app.state.readiness_probes:
         checks.append(await probe())
-    ready = all(check.ok for check in checks)
-    body = Readiness(status="ready" if ready else "unavailable", checks=checks)
-    return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
+    failing = [check for check in checks if not check.ok]
+    if not failing:
+        return JSONResponse(Readiness(status="ready", checks=checks).model_dump())
+    return problem_response(
+        503,
+        "not-ready",
+        "Not ready",
+        "Not ready: " + "; ".join(f"{check.name} {check.detail}" for check in failing) + ".",
+        instance=request.url.path,
+        extra={"checks": [check.model_dump() for check in checks]},
+    )

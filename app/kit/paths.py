@@ -23,6 +23,7 @@ class UnstorablePathMiddleware:
                 "not-found",
                 "Not found",
                 "Nothing has this path: ids and names never contain NUL characters.",
+                instance=scope["path"],
             )
             await response(scope, receive, send)
             return

@@ -108,6 +108,34 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     }
 
 
+PROBLEM_REF = "#/components/schemas/Problem"
+
+
+def declare_problems(schema: dict[str, Any]) -> None:
+    """Every 4xx and 5xx response of every operation as problem+json, in the OpenAPI document.
+
+    FastAPI adds a 422 with its `HTTPValidationError` (application/json) to each operation that
+    declares none, and `problem_responses` makes FastAPI list application/json beside
+    problem+json; the handlers answer neither. A response already declaring problem+json keeps
+    its schema (a Problem with extension members, as /readyz's 503).
+    """
+    for operations in schema.get("paths", {}).values():
+        for operation in operations.values():
+            for code, response in operation.get("responses", {}).items():
+                if not code.startswith(("4", "5")):
+                    continue
+                content = response.get("content", {})
+                declared = content.get(PROBLEM_MEDIA_TYPE, {"schema": {"$ref": PROBLEM_REF}})
+                response["content"] = {PROBLEM_MEDIA_TYPE: declared}
+                if code == "422" and response.get("description") == "Validation Error":
+                    response["description"] = _HTTP_TYPES[422][1]
+    schemas = schema.get("components", {}).get("schemas", {})
+    schemas.pop("HTTPValidationError", None)
+    # ValidationError is HTTPValidationError's item: gone with it unless something else uses it.
+    if '"#/components/schemas/ValidationError"' not in json.dumps(schema):
+        schemas.pop("ValidationError", None)
+
+
 async def _app_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
     if isinstance(exc, DatabaseUnavailable):
