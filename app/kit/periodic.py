@@ -6,6 +6,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from app.db.outage import is_outage
+
 logger = logging.getLogger(__name__)
 
 
@@ -15,6 +17,9 @@ async def every(seconds: float, work: Callable[[], Awaitable[object]], *, what: 
     while True:
         try:
             await work()
-        except Exception:
-            logger.exception("%s failed; trying again in %.0f s", what, seconds)
+        except Exception as exc:
+            if is_outage(exc):  # one line: the outage is reported where it is noticed
+                logger.warning("%s skipped: the database is unavailable (%s)", what, exc)
+            else:
+                logger.exception("%s failed; trying again in %.0f s", what, seconds)
         await asyncio.sleep(seconds)

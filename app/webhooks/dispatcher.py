@@ -20,6 +20,7 @@ from sqlalchemy import true
 
 from app.config import Settings
 from app.db.engine import Database
+from app.db.outage import is_outage
 from app.events import repository as events
 from app.events.service import to_read
 from app.models import Event, Webhook
@@ -57,6 +58,7 @@ class WebhookDispatcher:
             follow_redirects=False, trust_env=False, timeout=settings.webhook_timeout_s
         )
         self._task: asyncio.Task[None] | None = None
+        self._database_down = False
         self._in_flight: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
@@ -94,8 +96,14 @@ class WebhookDispatcher:
             if free > 0:
                 try:
                     claimed = await self.claim(free)
-                except Exception:
-                    logger.exception("claiming webhooks failed; trying again")
+                except Exception as exc:
+                    if not is_outage(exc):
+                        logger.exception("claiming webhooks failed; trying again")
+                    elif not self._database_down:  # once per outage, not every poll
+                        logger.warning("webhooks wait: the database is unavailable (%s)", exc)
+                    self._database_down = is_outage(exc)
+                else:
+                    self._database_down = False
             for webhook in claimed:
                 task = asyncio.create_task(self.deliver(webhook), name=f"webhook-{webhook.id}")
                 self._in_flight.add(task)
