@@ -130,24 +130,34 @@ async def pending_versions(
     visible: ColumnElement[bool],
 ) -> list[tuple[Document, str]]:
     """New versions still being ingested (they take their external id when ready), of these
-    external ids or among these documents, with the external id each will take; oldest first."""
+    external ids or among these documents, with the external id each will take; oldest first.
+
+    The active jobs are found first, on `jobs` alone (its partial index of queued and running
+    jobs): joined with the OR across both tables, the plan read the knowledge base's documents
+    and every job it ever had, for each upload request naming an external id (an ingestion of
+    5,000 documents in requests of 50 spent 6 ms more of Postgres per document).
+    """
     if not external_ids and not document_ids:
         return []
     takes = Job.payload["external_id"].astext
-    rows = await session.execute(
-        select(Document, takes)
-        .join(Job, Job.document_id == Document.id)
-        .where(
-            Document.knowledge_base_id == kb.id,
+    active = await session.execute(
+        select(Job.document_id, takes).where(
+            Job.knowledge_base_id == kb.id,
             Job.kind == "ingest",
             Job.status.in_(("queued", "running")),
             Job.payload["replaces"].astext.is_not(None),
-            or_(takes.in_(list(external_ids)), Document.id.in_(list(document_ids))),
-            visible,
+            or_(takes.in_(list(external_ids)), Job.document_id.in_(list(document_ids))),
         )
-        .order_by(Document.created_at)
     )
-    return [(document, external_id) for document, external_id in rows]
+    taking: dict[uuid.UUID, str] = {}
+    for document_id, external_id in active:
+        taking[document_id] = external_id
+    if not taking:
+        return []
+    documents = await session.scalars(
+        select(Document).where(Document.id.in_(list(taking)), visible).order_by(Document.created_at)
+    )
+    return [(document, taking[document.id]) for document in documents]
 
 
 async def list_page(
