@@ -146,6 +146,7 @@ async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:
     from app.chunks.providers import default_embedder_factory
     from app.db.engine import Database
     from app.documents.pipeline import worker_pool
+    from app.kit.heap import freeze_startup_heap
     from app.webhooks.dispatcher import WebhookDispatcher
 
     database = Database(url, settings)
@@ -159,6 +160,7 @@ async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:
         loop.add_signal_handler(signum, stop.set)
     pool.start()
     dispatcher.start()
+    freeze_startup_heap()
     logger.info("worker %s running %d job loops and webhook delivery", pool.worker_id, concurrency)
     try:
         await stop.wait()

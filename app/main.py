@@ -33,6 +33,7 @@ from app.health.router import Check
 from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
 from app.jobs.worker import WorkerPool
+from app.kit.heap import freeze_startup_heap
 from app.kit.paths import UnstorablePathMiddleware
 from app.kit.periodic import every
 from app.kit.problems import Problem, declare_problems, install_problem_handlers
@@ -134,6 +135,7 @@ def create_app(
                 name="arbor-event-prune",
             ),
         ]
+        freeze_startup_heap()
         try:
             yield
         finally:

@@ -470,6 +470,14 @@ async def test_listing_takes_the_filter_language(client: httpx.AsyncClient, kb: 
     assert bad.status_code == 422
     assert bad.json()["errors"][0]["loc"] == ["metadata.year", "$near"]
     assert (await client.get(DOCS, params={"filter": "{"})).status_code == 422
+    # A status no document can have is refused, not answered with an empty page.
+    for spec in ({"status": "done"}, {"status": {"$in": ["ready", "Ready"]}}, {"status": 1}):
+        unknown = await client.get(DOCS, params={"filter": json.dumps(spec)})
+        assert unknown.status_code == 422, spec
+        assert "ready" in unknown.json()["detail"]
+    assert await listed({"status": {"$ne": "failed"}}) == sorted(ids.values())
+    ordering = await client.get(DOCS, params={"filter": json.dumps({"status": {"$gt": "a"}})})
+    assert ordering.status_code == 422
 
 
 async def test_delete_by_filter(client: httpx.AsyncClient, kb: None) -> None:

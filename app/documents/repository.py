@@ -6,11 +6,12 @@ import hashlib
 import uuid
 from collections.abc import Collection
 from datetime import datetime
-from typing import Any
+from typing import Any, get_args
 
 from sqlalchemy import ColumnElement, delete, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.documents.schemas import DocumentStatus
 from app.kit.filters import Field, FieldKind, FieldMap, compile_filter
 from app.kit.pagination import after_key
 from app.models import Document, Job, KnowledgeBase
@@ -21,7 +22,9 @@ from app.search.repository import DOCUMENT_FIELDS_AND_METADATA
 DOCUMENT_FILTER_FIELDS = FieldMap(
     fields={
         **DOCUMENT_FIELDS_AND_METADATA.fields,
-        "status": Field(FieldKind.TEXT, Document.__table__.c.status),
+        "status": Field(
+            FieldKind.CHOICE, Document.__table__.c.status, choices=get_args(DocumentStatus)
+        ),
     },
     metadata=DOCUMENT_FIELDS_AND_METADATA.metadata,
 )

@@ -72,6 +72,7 @@ class FilterError(ValidationFailed):
 class FieldKind(StrEnum):
     UUID = "uuid"
     TEXT = "text"
+    CHOICE = "one-of"
     INTEGER = "integer"
     DATETIME = "datetime"
     TEXT_LIST = "text list"
@@ -80,12 +81,14 @@ class FieldKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """A filterable column. `end` is the upper column of a PAGE_RANGE field."""
+    """A filterable column. `end` is the upper column of a PAGE_RANGE field; `choices` are the
+    values a CHOICE field can hold (any other value is refused: it could only match nothing)."""
 
     kind: FieldKind
     column: ColumnElement[Any]
     nullable: bool = False
     end: ColumnElement[Any] | None = None
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,7 @@ ORDERING = ("$gt", "$gte", "$lt", "$lte")
 _ALLOWED: dict[FieldKind, tuple[str, ...]] = {
     FieldKind.UUID: ("$eq", "$ne", "$in", "$nin", "$exists"),
     FieldKind.TEXT: (*COMPARISONS,),
+    FieldKind.CHOICE: ("$eq", "$ne", "$in", "$nin"),
     FieldKind.INTEGER: tuple(op for op in COMPARISONS if op != "$contains"),
     FieldKind.DATETIME: tuple(op for op in COMPARISONS if op != "$contains"),
     FieldKind.TEXT_LIST: ("$eq", "$ne", "$in", "$nin", "$exists", "$contains"),
@@ -295,7 +299,7 @@ def _column_clause(field: Field, op: str, value: Any, loc: Loc) -> ColumnElement
     if field.kind is FieldKind.PAGE_RANGE:
         return _page_clause(field, op, value, loc)
     if op in ("$in", "$nin"):
-        values = [_typed(field.kind, item, (*loc, i)) for i, item in enumerate(_list(value, loc))]
+        values = [_typed(field, item, (*loc, i)) for i, item in enumerate(_list(value, loc))]
         clause = _two_valued(column.in_(values), field.nullable)
         return clause if op == "$in" else not_(clause)
     if op == "$contains":
@@ -303,7 +307,7 @@ def _column_clause(field: Field, op: str, value: Any, loc: Loc) -> ColumnElement
         return _two_valued(
             func.strpos(func.lower(column), literal(needle.lower(), Text)) > 0, field.nullable
         )
-    typed = _typed(field.kind, value, loc)
+    typed = _typed(field, value, loc)
     if op == "$ne":
         return not_(_two_valued(column == typed, field.nullable))
     return _two_valued(_compare(column, op, typed), field.nullable)
@@ -357,7 +361,8 @@ def _two_valued(clause: ColumnElement[bool], nullable: bool) -> ColumnElement[bo
     return func.coalesce(clause, false()) if nullable else clause
 
 
-def _typed(kind: FieldKind, value: Any, loc: Loc) -> Any:
+def _typed(field: Field, value: Any, loc: Loc) -> Any:
+    kind = field.kind
     if kind is FieldKind.UUID:
         if not isinstance(value, str):
             raise FilterError("expected a UUID string", loc)
@@ -369,6 +374,8 @@ def _typed(kind: FieldKind, value: Any, loc: Loc) -> Any:
         return _integer(value, loc)
     if kind is FieldKind.DATETIME:
         return _datetime(value, loc)
+    if kind is FieldKind.CHOICE and value not in field.choices:
+        raise FilterError(f"expected one of {', '.join(field.choices)}", loc)
     return _string(value, loc)
 
 
