@@ -192,6 +192,8 @@ class Row:
     chunk_index: int
     node_path: list[str]
     section_titles: list[str]
+    depth: int
+    leaf_node_id: str | None
     page_start: int | None
     page_end: int | None
     start_offset: int | None
@@ -865,6 +867,8 @@ def statement(plan: Plan) -> Select[Any]:
         chunks.c.chunk_index,
         chunks.c.node_path,
         chunks.c.section_titles,
+        chunks.c.depth,
+        chunks.c.leaf_node_id,
         chunks.c.page_start,
         chunks.c.page_end,
         chunks.c.start_offset,
@@ -999,6 +1003,8 @@ def _row(r: Any) -> Row:
         chunk_index=r["chunk_index"],
         node_path=list(r["node_path"] or []),
         section_titles=list(r["section_titles"] or []),
+        depth=r["depth"],
+        leaf_node_id=r["leaf_node_id"],
         page_start=r["page_start"],
         page_end=r["page_end"],
         start_offset=r["start_offset"],

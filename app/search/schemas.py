@@ -231,6 +231,13 @@ class SearchHit(BaseModel):
     chunk_index: int
     node_path: list[str]
     section_titles: list[str]
+    depth: int = Field(
+        description="Depth of `leaf_node_id` in the document tree, the root 0 (as written, for "
+        "chunks from the chunk API)."
+    )
+    leaf_node_id: str | None = Field(
+        description="The deepest tree node holding all of the chunk's text: `node_path`'s last."
+    )
     page_start: int | None = None
     page_end: int | None = None
     start_offset: int | None = None

@@ -406,6 +406,8 @@ def _hit(
         chunk_index=row.chunk_index,
         node_path=row.node_path,
         section_titles=row.section_titles,
+        depth=row.depth,
+        leaf_node_id=row.leaf_node_id,
         page_start=row.page_start,
         page_end=row.page_end,
         start_offset=row.start_offset,

@@ -136,6 +136,10 @@ async def test_the_parent_of_a_chunk_of_merged_sections_is_their_section(
     found = await search(client, kb, query="use package", mode="text", include=["context"])
     hit = next(h for h in found["hits"] if "Use the package." in h["text"])
     assert hit["section_titles"] == ["Guide"]  # Intro, Installation and Linux in one chunk
+    # The hit carries its lineage as the chunk does: the leaf is the Guide section, depth 1.
+    stored = await client.get(f"/v1/knowledge-bases/{kb['id']}/chunks/{hit['chunk_id']}")
+    assert (hit["leaf_node_id"], hit["depth"]) == (hit["node_path"][-1], 1)
+    assert (stored.json()["leaf_node_id"], stored.json()["depth"]) == (hit["leaf_node_id"], 1)
     assert (hit["context"]["parent"]["kind"], hit["context"]["parent"]["title"]) == (
         "section",
         "Guide",
