@@ -24,6 +24,7 @@ from app.chunks.schemas import ChunkBulkUpsert
 from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
+from app.documents.enrichment_router import router as enrichment_router
 from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
 from app.documents.schemas import DocumentBatchCreate, DocumentCreate
@@ -173,6 +174,7 @@ def create_app(
     app.include_router(health_router)
     app.include_router(knowledge_bases_router)
     app.include_router(documents_router)
+    app.include_router(enrichment_router)
     app.include_router(chunks_router)
     app.include_router(jobs_router)
     app.include_router(search_router)

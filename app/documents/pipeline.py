@@ -27,6 +27,7 @@ from app.chunks.embedding import DocumentEmbedder, EmbedderFactory, cached_vecto
 from app.chunks.repository import ChunkRow
 from app.config import Settings
 from app.db.engine import Database
+from app.documents import enrichment
 from app.documents import repository as documents_repository
 from app.events import service as events
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
@@ -416,7 +417,9 @@ class Ingestor:
                 embedded = sum(vector is not None for vector in work.vectors)
                 document.title = title
                 document.format = parsed.format
-                document.tree = parsed.model_dump(mode="json")
+                document.tree = enrichment.carried_over(document.tree, parsed).model_dump(
+                    mode="json"
+                )
                 document.status = "ready"
                 document.error = work.embed_error
                 document.chunk_count = len(work.drafts)

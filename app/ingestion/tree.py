@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.kit.strings import StoredText
 
 
 class NodeKind(StrEnum):
@@ -45,6 +47,32 @@ class NodeRange(BaseModel):
         return self
 
 
+class Entity(BaseModel):
+    """A named thing a node mentions, as an entity extractor reports it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    text: StoredText = Field(min_length=1, max_length=500)
+    type: StoredText | None = Field(default=None, max_length=100, description="e.g. `PERSON`.")
+    score: float | None = Field(default=None, ge=0, le=1, description="The extractor's confidence.")
+
+
+class NodeEnrichment(BaseModel):
+    """What an enricher (a summariser, an entity extractor) derived from a node's text.
+
+    Parsing never sets it; it is written through the API and survives a reindex. Search's
+    `include=context` returns the ancestors' summaries with each hit.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    summary: StoredText | None = Field(default=None, min_length=1, max_length=4000)
+    entities: list[Entity] = Field(default_factory=list, max_length=200)
+    keywords: list[Annotated[StoredText, Field(min_length=1, max_length=200)]] = Field(
+        default_factory=list, max_length=100
+    )
+
+
 class _NodeBase(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -53,6 +81,8 @@ class _NodeBase(BaseModel):
     text: str
     page_start: int | None = None
     page_end: int | None = None
+    # Left out of the stored tree when absent: most nodes never have one.
+    enrichment: NodeEnrichment | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class SentenceNode(_NodeBase):
@@ -172,3 +202,30 @@ def containing_path(root: Node, start: int, end: int) -> list[Node]:
             return path
         node = children[index]
         path.append(node)
+
+
+def enrichments(root: Node) -> dict[str, NodeEnrichment]:
+    """Every node's enrichment, by node id."""
+    return {node.node_id: node.enrichment for node in iter_nodes(root) if node.enrichment}
+
+
+def with_enrichments(
+    root: DocumentNode, updates: Mapping[str, NodeEnrichment | None]
+) -> DocumentNode:
+    """A copy of the tree with these nodes' enrichment set (None: removed); ids not in the tree
+    are ignored. Nodes are frozen, so the nodes on the way to a changed one are copied."""
+
+    def rebuilt(node: Node) -> Node:
+        changes: dict[str, object] = {}
+        if node.node_id in updates:
+            changes["enrichment"] = updates[node.node_id]
+        children = children_of(node)
+        if children:
+            copied = [rebuilt(child) for child in children]
+            if any(new is not old for new, old in zip(copied, children, strict=True)):
+                changes["children"] = copied
+        return node.model_copy(update=changes) if changes else node
+
+    result = rebuilt(root)
+    assert isinstance(result, DocumentNode)
+    return result

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.ingestion.tree import Entity
 from app.kit.schemas import RequestModel
 from app.kit.strings import StoredText
 from app.kit.vectors import as_float32, vector_problem
@@ -154,7 +155,11 @@ class ContextNode(BaseModel):
     node_id: str
     kind: str | None = None
     title: str | None = None
-    summary: str | None = None
+    summary: str | None = Field(
+        default=None, description="The node's enrichment summary, when one was written."
+    )
+    entities: list[Entity] = Field(default_factory=list, description="From its enrichment.")
+    keywords: list[str] = Field(default_factory=list, description="From its enrichment.")
     page_start: int | None = None
     page_end: int | None = None
     start_offset: int | None = None

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import True_
 
 from app.chunks.embedding import EmbedderFactory
+from app.ingestion.tree import NodeEnrichment
 from app.kit.errors import NotFound, ValidationFailed
 from app.kit.filters import compile_filter, metadata_keys
 from app.knowledge_bases import repository as knowledge_bases
@@ -460,11 +461,14 @@ async def _contexts(
 
 def _node(node: dict[str, Any]) -> ContextNode:
     node_range = node.get("range") or {}
+    enrichment = NodeEnrichment.model_validate(node.get("enrichment") or {})
     return ContextNode(
         node_id=str(node.get("node_id")),
         kind=_str(node.get("kind")),
         title=_str(node.get("title")),
-        summary=_str(node.get("summary")),
+        summary=enrichment.summary,
+        entities=list(enrichment.entities),
+        keywords=list(enrichment.keywords),
         page_start=_int(node.get("page_start")),
         page_end=_int(node.get("page_end")),
         start_offset=_int(node_range.get("start_offset")),

@@ -29,7 +29,7 @@ TREE = {
             "node_id": "s1",
             "kind": "section",
             "title": "Installing",
-            "summary": "How to install it.",
+            "enrichment": {"summary": "How to install it.", "keywords": ["install"]},
             "level": 1,
             "text": SECTION_TEXT,
             "range": {"start_offset": 0, "end_offset": 52},
@@ -82,7 +82,8 @@ async def test_context_brings_ancestors_parent_section_and_neighbours(
     ]
     parent = context["parent"]
     assert parent["node_id"] == "s1"
-    assert parent["summary"] == "How to install it."
+    assert (parent["summary"], parent["keywords"]) == ("How to install it.", ["install"])
+    assert [n["summary"] for n in context["ancestors"]] == [None, "How to install it."]
     assert parent["text"] == SECTION_TEXT
     assert parent["truncated"] is False
     assert (parent["page_start"], parent["start_offset"], parent["end_offset"]) == (2, 0, 52)
