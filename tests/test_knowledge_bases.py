@@ -28,8 +28,11 @@ async def test_create_defaults(client: httpx.AsyncClient) -> None:
     assert kb["embedding"]["variant"] == "int8"
     assert kb["document_count"] == 0
     assert kb["chunk_count"] == 0
+    assert (kb["search_modes"], kb["embeds_queries"]) == (["hybrid", "vector", "text"], True)
     assert response.headers["location"] == f"/v1/knowledge-bases/{kb['id']}"
     uuid.UUID(kb["id"])
+    plain = await create(client, name="plain", embedding={"provider": "none", "dimensions": 8})
+    assert plain.json()["embeds_queries"] is False
 
 
 async def test_get_by_id_and_by_name(client: httpx.AsyncClient) -> None:

@@ -116,6 +116,15 @@ class KnowledgeBaseRead(BaseModel):
     chunking: dict[str, Any]
     text_search_language: str
     hnsw: HnswConfig
+    search_modes: list[Literal["hybrid", "vector", "text"]] = Field(
+        description="Every knowledge base supports all three (the reference's "
+        "`supportsHybridSearch` is always true here)."
+    )
+    embeds_queries: bool = Field(
+        description="Whether search turns query text into a vector itself. False with provider "
+        "`none`: `vector` and `hybrid` searches then need a `vector` in the request (a hybrid "
+        "search without one runs as text and says so in `degraded`)."
+    )
     document_count: int
     chunk_count: int
     created_at: datetime

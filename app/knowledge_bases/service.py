@@ -119,6 +119,8 @@ def to_read(kb: KnowledgeBase, document_count: int, chunk_count: int) -> Knowled
         chunking=kb.chunking,
         text_search_language=kb.text_search_language,
         hnsw=HnswConfig(m=kb.hnsw_m, ef_construction=kb.hnsw_ef_construction),
+        search_modes=["hybrid", "vector", "text"],
+        embeds_queries=kb.embedding_provider != "none",
         document_count=document_count,
         chunk_count=chunk_count,
         created_at=kb.created_at,
