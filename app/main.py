@@ -25,6 +25,8 @@ from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
 from app.documents.enrichment_router import router as enrichment_router
+from app.documents.transfer import DocumentTransfer
+from app.documents.transfer_router import router as transfer_router
 from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
 from app.documents.schemas import DocumentBatchCreate, DocumentCreate
@@ -175,6 +177,7 @@ def create_app(
     app.include_router(knowledge_bases_router)
     app.include_router(documents_router)
     app.include_router(enrichment_router)
+    app.include_router(transfer_router)
     app.include_router(chunks_router)
     app.include_router(jobs_router)
     app.include_router(search_router)
@@ -197,7 +200,13 @@ def _register_problem_schema(app: FastAPI) -> None:
             _, named = models_json_schema(
                 [
                     (model, "validation")
-                    for model in (Problem, DocumentCreate, DocumentBatchCreate, ChunkBulkUpsert)
+                    for model in (
+                        Problem,
+                        DocumentCreate,
+                        DocumentBatchCreate,
+                        ChunkBulkUpsert,
+                        DocumentTransfer,
+                    )
                 ],
                 ref_template="#/components/schemas/{model}",
             )

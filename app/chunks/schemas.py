@@ -30,13 +30,10 @@ class ChunkLineage(BaseModel):
     end_offset: int | None = Field(default=None, ge=0)
 
 
-class ChunkUpsert(ChunkLineage, RequestModel):
+class ChunkContent(ChunkLineage, RequestModel):
+    """A chunk as a client writes it, whatever document it goes to."""
+
     text: StoredText = Field(min_length=1, max_length=MAX_CHUNK_CHARS)
-    doc_id: StoredText = Field(
-        min_length=1,
-        max_length=256,
-        description="A document id, or an external id; an unknown one creates a document.",
-    )
     vector: list[float] | str | None = Field(
         default=None,
         description="Supply to skip embedding; length must match the KB. Either a list of "
@@ -53,6 +50,14 @@ class ChunkUpsert(ChunkLineage, RequestModel):
         for text in [value] if isinstance(value, str) else value or []:
             check_text(text)
         return value
+
+
+class ChunkUpsert(ChunkContent):
+    doc_id: StoredText = Field(
+        min_length=1,
+        max_length=256,
+        description="A document id, or an external id; an unknown one creates a document.",
+    )
 
 
 class ChunkBulkItem(ChunkUpsert):

@@ -229,3 +229,30 @@ def with_enrichments(
     result = rebuilt(root)
     assert isinstance(result, DocumentNode)
     return result
+
+
+def invariant_problems(root: DocumentNode, source: str, *, limit: int = 10) -> list[str]:
+    """What breaks the module's invariants in a tree that did not come from a parser (an
+    import): ranges against `source`, nesting, order, unique ids. Empty when it holds."""
+    problems: list[str] = []
+    if (root.range.start_offset, root.range.end_offset) != (0, len(source)):
+        problems.append(f"the root's range must be [0, {len(source)}), the whole text")
+    seen: set[str] = set()
+    for node in iter_nodes(root):
+        start, end = node.range.start_offset, node.range.end_offset
+        if node.node_id in seen:
+            problems.append(f"node id {node.node_id!r} appears more than once")
+        seen.add(node.node_id)
+        if end > len(source) or node.text != source[start:end]:
+            problems.append(f"node {node.node_id!r}: its text is not text[{start}:{end}]")
+        previous_end = start
+        for child in children_of(node):
+            child_start, child_end = child.range.start_offset, child.range.end_offset
+            if not (start <= child_start and child_end <= end):
+                problems.append(f"node {child.node_id!r} lies outside its parent {node.node_id!r}")
+            elif child_start < previous_end:
+                problems.append(f"node {child.node_id!r} overlaps or precedes its previous sibling")
+            previous_end = max(previous_end, child_end)
+        if len(problems) >= limit:
+            break
+    return problems[:limit]

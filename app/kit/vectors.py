@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 
 import numpy as np
@@ -21,3 +22,9 @@ def vector_problem(values: np.ndarray) -> str | None:
         # Cosine divides by the norm: every similarity to it would be undefined (null).
         return "is all zeros, and cosine similarity to a zero vector is undefined"
     return None
+
+
+def vector_base64(values: Sequence[float] | np.ndarray) -> str:
+    """The vector as base64 of its little-endian float32 bytes, the form vectors may be sent in
+    (OpenAI's `encoding_format: "base64"`)."""
+    return base64.b64encode(np.asarray(values, dtype="<f4").tobytes()).decode()
