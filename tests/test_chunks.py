@@ -405,3 +405,17 @@ async def test_vectors_beyond_float32_are_refused(
     )
     assert response.status_code == 422
     assert "NaN or infinite" in response.json()["detail"]
+
+
+async def test_a_document_the_chunk_api_makes_is_announced_once(
+    client: httpx.AsyncClient, kb: dict[str, object]
+) -> None:
+    chunks = [{"text": f"note {i}", "doc_id": "notes", "doc_title": "Notes"} for i in range(3)]
+    first = await client.post(f"{KB}/chunks/bulk", json={"chunks": chunks})
+    assert first.status_code == 200, first.text
+    again = await client.post(f"{KB}/chunks/bulk", json={"chunks": chunks[:1]})
+    assert again.status_code == 200, again.text
+    events = (await client.get("/v1/events", params={"type": "document.ready"})).json()["items"]
+    assert len(events) == 1  # made by the first request; the second added to it
+    data = events[0]["data"]
+    assert (data["external_id"], data["title"], data["chunk_count"]) == ("notes", "Notes", 3)

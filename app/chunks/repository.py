@@ -84,8 +84,9 @@ class ChunkRow:
 
 async def resolve_documents(
     session: AsyncSession, kb: KnowledgeBase, refs: Sequence[str], titles: dict[str, str]
-) -> dict[str, uuid.UUID]:
-    """Map each doc ref (document id or external id) to a document, creating unknown ones."""
+) -> tuple[dict[str, uuid.UUID], set[uuid.UUID]]:
+    """Map each doc ref (document id or external id) to a document, creating unknown ones;
+    also the ids of those created."""
     wanted = list(dict.fromkeys(refs))
     as_ids = {}
     for ref in wanted:
@@ -103,15 +104,16 @@ async def resolve_documents(
         known = set(existing.all())
         found = {ref: doc_id for ref, doc_id in as_ids.items() if doc_id in known}
     external = [ref for ref in wanted if ref not in found]
+    created: set[uuid.UUID] = set()
     if external:
-        await session.execute(
+        inserted = await session.execute(
             text(
                 "INSERT INTO documents (id, project_id, knowledge_base_id, external_id, title, "
                 "status, format) SELECT gen_random_uuid(), :project, :kb, ref, title, 'ready', "
                 "'chunks' FROM unnest(CAST(:refs AS text[]), CAST(:titles AS text[])) "
                 "AS t(ref, title) "
                 "ON CONFLICT (knowledge_base_id, external_id) WHERE external_id IS NOT NULL "
-                "DO NOTHING"
+                "DO NOTHING RETURNING id"
             ),
             {
                 "project": kb.project_id,
@@ -120,13 +122,14 @@ async def resolve_documents(
                 "titles": [titles.get(ref, "") for ref in external],
             },
         )
+        created = set(inserted.scalars().all())
         rows = await session.execute(
             select(Document.external_id, Document.id).where(
                 Document.knowledge_base_id == kb.id, Document.external_id.in_(external)
             )
         )
         found.update({ext: doc_id for ext, doc_id in rows.all() if ext is not None})
-    return found
+    return found, created
 
 
 async def insert_rows(

@@ -26,6 +26,7 @@ from app.chunks.schemas import (
 )
 from app.documents import repository as documents_repository
 from app.embeddings.base import EmbeddingError
+from app.events import service as events
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_cursor, encode_cursor
 from app.kit.vectors import as_float32, vector_problem
@@ -174,7 +175,7 @@ async def upsert_many(
     )
     computed = dict(zip(to_embed, vectors, strict=True))
     titles = {item.doc_id: item.doc_title for item in items if item.doc_title}
-    documents = await repository.resolve_documents(
+    documents, created = await repository.resolve_documents(
         session, kb, [item.doc_id for item in items], titles
     )
     rows = (
@@ -216,6 +217,10 @@ async def upsert_many(
         # rows are made while the COPY streams them (nothing in making them can fail now).
         written = await repository.insert_rows(session, kb, rows)
         await repository.add_document_counts(session, written)
+    # A document the chunk API made is ready at once: followers of the feed learn of it as of
+    # an uploaded one (its counts are final now).
+    for document in await documents_repository.by_ids(session, created):
+        events.document_event(session, document, "document.ready", replaced=None)
     return ChunkBulkResult(
         count=len(written),
         chunk_ids=[row.id for row in written],

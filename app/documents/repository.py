@@ -207,3 +207,13 @@ async def matching(
         .with_for_update()
     )
     return list(rows.all())
+
+
+async def by_ids(session: AsyncSession, ids: Collection[uuid.UUID]) -> list[Document]:
+    """These documents (whatever knowledge base: callers pass ids they just made), by id."""
+    if not ids:
+        return []
+    found = await session.scalars(
+        select(Document).where(Document.id.in_(list(ids))).order_by(Document.id)
+    )
+    return list(found.all())
