@@ -25,11 +25,12 @@ from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
 from app.documents.enrichment_router import router as enrichment_router
-from app.documents.transfer import DocumentTransfer
-from app.documents.transfer_router import router as transfer_router
 from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
 from app.documents.schemas import DocumentBatchCreate, DocumentCreate
+from app.documents.transfer import DocumentTransfer
+from app.documents.transfer_router import router as transfer_router
+from app.embeddings.router import router as embeddings_router
 from app.events import service as events
 from app.events.router import router as events_router
 from app.health.router import Check
@@ -41,6 +42,8 @@ from app.kit.paths import UnstorablePathMiddleware
 from app.kit.periodic import every
 from app.kit.problems import Problem, declare_problems, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
+from app.parse.router import router as parse_router
+from app.parse.schemas import ParseRequest
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
 from app.webhooks.dispatcher import WebhookDispatcher
@@ -58,6 +61,8 @@ TAGS = [
     {"name": "documents", "description": "Uploads, their trees and ingestion progress."},
     {"name": "chunks", "description": "Retrievable slices of documents, with lineage and vectors."},
     {"name": "search", "description": "Hybrid, vector and full-text search with filters."},
+    {"name": "parse", "description": "Text or files turned into document trees, storing nothing."},
+    {"name": "embeddings", "description": "Vectors from a knowledge base's embedding model."},
     {"name": "jobs", "description": "Background work: ingestion, re-embedding."},
     {"name": "projects", "description": "Tenants and their API keys (admin scope)."},
     {"name": "audit", "description": "Who searched and wrote what, when (admin scope)."},
@@ -181,6 +186,8 @@ def create_app(
     app.include_router(chunks_router)
     app.include_router(jobs_router)
     app.include_router(search_router)
+    app.include_router(parse_router)
+    app.include_router(embeddings_router)
     app.include_router(projects_router)
     app.include_router(audit_router)
     app.include_router(events_router)
@@ -205,6 +212,7 @@ def _register_problem_schema(app: FastAPI) -> None:
                         DocumentCreate,
                         DocumentBatchCreate,
                         ChunkBulkUpsert,
+                        ParseRequest,
                         DocumentTransfer,
                     )
                 ],

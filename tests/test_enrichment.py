@@ -153,3 +153,23 @@ async def test_a_document_without_a_tree_has_nothing_to_enrich(client: httpx.Asy
     assert put.status_code in (200, 201), put.text
     refused = await client.put(f"{DOCS}/loose/nodes/root/enrichment", json=SUMMARY)
     assert refused.status_code == 409
+
+
+async def test_contexts_by_chunk_id_match_the_search_hits(client: httpx.AsyncClient) -> None:
+    doc_id, root = await handbook(client)
+    leave = section(root, "Leave")
+    await client.put(f"{DOCS}/{doc_id}/nodes/{leave['node_id']}/enrichment", json=SUMMARY)
+    found = await client.post(
+        f"{KB}/search", json={"query": "paid leave", "mode": "text", "include": ["context"]}
+    )
+    hits = found.json()["hits"]
+    contexts = await client.post(
+        f"{KB}/chunks/context", json={"chunk_ids": [hit["chunk_id"] for hit in hits]}
+    )
+    assert contexts.status_code == 200, contexts.text
+    assert [item["context"] for item in contexts.json()["items"]] == [h["context"] for h in hits]
+    assert contexts.json()["items"][0]["context"]["parent"]["summary"] == SUMMARY["summary"]
+    too_many = await client.post(
+        f"{KB}/chunks/context", json={"chunk_ids": [hits[0]["chunk_id"]] * 201}
+    )
+    assert too_many.status_code == 422

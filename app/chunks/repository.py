@@ -14,7 +14,8 @@ from typing import Any
 import asyncpg
 import numpy as np
 from pgvector import Vector
-from sqlalchemy import ColumnElement, and_, delete, func, or_, select, text, update
+from sqlalchemy import ColumnElement, and_, case, delete, func, literal, or_, select, text, update
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.tenancy import elevated
@@ -315,6 +316,31 @@ async def refresh_document_counts(session: AsyncSession, document_ids: Sequence[
             "WHERE d.id = ANY(CAST(:ids AS uuid[]))"
         ),
         {"ids": list(set(document_ids))},
+    )
+
+
+async def copy_document_fields(
+    session: AsyncSession,
+    document_id: uuid.UUID,
+    *,
+    title: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> None:
+    """Give the document's chunks its new title (`doc_title`, and so their `tsv`) and, where
+    they have no metadata of their own, its new metadata: the copies ingestion made."""
+    values: dict[Any, Any] = {Chunk.updated_at: func.now()}
+    conditions = [Chunk.document_id == document_id]
+    if title is not None:
+        values[Chunk.doc_title] = title
+    if metadata is not None:
+        copied = literal(metadata, JSONB)
+        values[Chunk.metadata_] = case((Chunk.own_metadata, Chunk.metadata_), else_=copied)
+        if title is None:
+            conditions.append(~Chunk.own_metadata)
+    if len(values) == 1:
+        return
+    await session.execute(
+        update(Chunk).where(*conditions).values(values).execution_options(synchronize_session=False)
     )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Any, get_args
 
-from sqlalchemy import ColumnElement, delete, func, or_, select, text
+from sqlalchemy import ColumnElement, delete, func, null, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.documents.schemas import DocumentStatus
@@ -80,6 +80,39 @@ async def by_ref(
     else:
         query = query.where(or_(by_id, Document.external_id == ref)).order_by(by_id.desc())
     return await session.scalar(query.limit(1))
+
+
+async def lock(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    document_id: uuid.UUID,
+    *,
+    visible: ColumnElement[bool],
+) -> Document | None:
+    """The document as committed now, locked until commit; None when it is gone or the caller
+    may no longer read it."""
+    return await session.scalar(
+        select(Document)
+        .where(Document.id == document_id, Document.knowledge_base_id == kb.id, visible)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+
+
+async def update_fields(
+    session: AsyncSession, document_id: uuid.UUID, values: dict[str, Any]
+) -> None:
+    """Set these columns (by attribute name: `metadata_`) and `updated_at`. A None `access` is
+    SQL NULL, as at upload, not JSON null."""
+    changes: dict[str, Any] = {**values, "updated_at": func.now()}
+    if "access" in changes and changes["access"] is None:
+        changes["access"] = null()
+    await session.execute(
+        update(Document)
+        .where(Document.id == document_id)
+        .values(changes)
+        .execution_options(synchronize_session=False)
+    )
 
 
 async def by_shas(

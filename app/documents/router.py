@@ -1,4 +1,4 @@
-"""HTTP routes for documents: upload, status, tree, nodes, delete, reindex."""
+"""HTTP routes for documents: upload, status, update, tree, nodes, delete, reindex."""
 
 from __future__ import annotations
 
@@ -23,10 +23,11 @@ from app.documents.schemas import (
     DocumentDeleteResult,
     DocumentRead,
     DocumentStatus,
+    DocumentUpdate,
     TreeRead,
 )
 from app.documents.upload import precheck, read_json, read_json_batch, read_multipart
-from app.kit.bodies import json_request_body, require_json
+from app.kit.bodies import json_request_body, require_json, require_json_body
 from app.kit.errors import AppError, UnsupportedMediaType, ValidationFailed
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
@@ -245,6 +246,33 @@ async def list_documents(
 )
 async def get_document(document: DocumentDep) -> DocumentRead:
     return service.to_read(document)
+
+
+@router.patch(
+    "/{doc}",
+    operation_id="documents-update",
+    summary="Change a document's title, metadata, source URI or access list in place",
+    description=(
+        "Only the fields given change, without ingesting again; `metadata` replaces the whole "
+        "object. In the same transaction the document's chunks take the new title and, where "
+        "they have no metadata of their own, the new metadata, so search filters, hits and "
+        "full-text search (which indexes the title) see the change at once, and a new "
+        "`access` list applies to search, reads and the document's events at once. A pending "
+        "new version of the document's external id takes the change too. Emits "
+        "`document.updated` (unless nothing changed)."
+    ),
+    responses=problem_responses(404, 415, 422),
+    dependencies=[require_json_body],
+)
+async def update_document(
+    kb: KnowledgeBaseDep,
+    document: DocumentDep,
+    data: DocumentUpdate,
+    session: SessionDep,
+    visible: VisibleDocumentsDep,
+) -> DocumentRead:
+    updated = await service.update(session, kb, document, data, visible=visible)
+    return service.to_read(updated)
 
 
 @router.get(

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.auth.acl import DocumentAccess
 from app.ingestion.parsers import supported_formats
@@ -52,6 +52,57 @@ class DocumentCreate(DocumentFields):
     format: Literal["markdown", "text"] | None = Field(
         default=None, description="Detected when absent."
     )
+
+
+def _not_nullable(schema: dict[str, Any]) -> None:
+    """The schema of a field that may be left out but not sent as null: its non-null branch."""
+    branches = schema.pop("anyOf")
+    assert isinstance(branches, list)
+    schema.update(next(b for b in branches if isinstance(b, dict) and b.get("type") != "null"))
+    schema.pop("default", None)
+
+
+class DocumentUpdate(RequestModel):
+    """A change in place (no ingestion): only the fields given change, at least one.
+
+    `title` and `metadata` may not be null (leave them out to keep them); `source_uri: null`
+    removes the URI and `access: null` lets everyone in the project read the document.
+    """
+
+    title: StoredText | None = Field(
+        default=None,
+        min_length=1,
+        max_length=1000,
+        description="The new title; also the `doc_title` of every chunk of the document.",
+        json_schema_extra=_not_nullable,
+    )
+    metadata: JsonObject | None = Field(
+        default=None,
+        json_schema_extra=_not_nullable,
+        description="Replaces the whole metadata object (no merge: send every key to keep; "
+        "`{}` clears it). Chunks without metadata of their own carry the new object.",
+    )
+    source_uri: StoredText | None = Field(
+        default=None, max_length=4000, description="null removes it."
+    )
+    access: DocumentAccess | None = Field(
+        default=None,
+        description="Who may read the document; null: everyone in the project.",
+    )
+
+    @field_validator("title", "metadata")
+    @classmethod
+    def _not_null(cls, value: object) -> object:
+        # Defaults are not validated: None here was sent as an explicit null.
+        if value is None:
+            raise ValueError("may not be null; leave the field out to keep it")
+        return value
+
+    @model_validator(mode="after")
+    def _something(self) -> DocumentUpdate:
+        if not self.model_fields_set:
+            raise ValueError("give at least one of title, metadata, source_uri, access")
+        return self
 
 
 MAX_BATCH_DOCUMENTS = 1000

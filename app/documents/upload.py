@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,8 @@ class Upload:
     access: dict[str, Any] | None = None
     # A JSON upload's `data` is the UTF-8 of its `text` field: text by construction.
     is_text: bool = False
+    # Form fields a route reads besides these (`read_multipart(also=...)`), those sent only.
+    also: dict[str, str] = field(default_factory=dict)
 
 
 async def read_json(request: Request, limit: int) -> Upload:
@@ -95,7 +98,9 @@ def _text_field(form: Any, name: str, max_length: int) -> str | None:
     return value or None
 
 
-async def read_multipart(request: Request, limit: int) -> Upload:
+async def read_multipart(request: Request, limit: int, *, also: Collection[str] = ()) -> Upload:
+    """A multipart upload: its `file` and the upload's form fields, plus the text fields named
+    in `also` (at most MAX_FORM_FIELD_BYTES characters each) for a route that takes more."""
     parser = MultiPartParser(
         request.headers,
         limited_stream(request, limit),
@@ -116,6 +121,11 @@ async def read_multipart(request: Request, limit: int) -> Upload:
             data=data,
             filename=upload.filename,
             content_type=upload.content_type,
+            also={
+                name: value
+                for name in also
+                if (value := _text_field(form, name, MAX_FORM_FIELD_BYTES)) is not None
+            },
             **_fields_of(_form_fields(form)),
         )
     finally:

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, literal, select
+from sqlalchemy import ColumnElement, delete, func, literal, null, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.kit.pagination import after_key
@@ -37,6 +37,27 @@ def add(
     if access is not None:
         event.access = access  # left unset otherwise: SQL NULL, not JSON null
     session.add(event)
+
+
+async def set_document_access(
+    session: AsyncSession,
+    *,
+    knowledge_base_id: uuid.UUID,
+    document_id: uuid.UUID,
+    access: dict[str, Any] | None,
+) -> None:
+    """Give the document's events its new access list: who may read the document is who may
+    read what happened to it (`ix_events_kb_subject`, migration 0015)."""
+    await session.execute(
+        update(Event)
+        .where(
+            Event.knowledge_base_id == knowledge_base_id,
+            Event.subject_id == document_id,
+            Event.type.startswith("document."),
+        )
+        .values(access=null() if access is None else access)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def settled() -> ColumnElement[bool]:

@@ -29,12 +29,12 @@ router = APIRouter(
     operation_id="events-follow",
     summary="What happened to knowledge bases and documents, in order; can wait for more",
     description="Events of the caller's project in the order their changes committed: "
-    "`document.ready`, `document.failed`, `document.deleted`, `knowledge_base.created`, "
-    "`.updated`, `.deleted`. Start without `after` (the oldest kept event) and pass each "
-    "page's `next_cursor` back as `after`: a follower sees every event once, in order. With "
-    "`wait`, the request returns as soon as there is an event, or after `wait` seconds with "
-    "none (long polling). Only events of knowledge bases the key may use and of documents "
-    "the caller may read.",
+    "`document.ready`, `document.failed`, `document.updated`, `document.deleted`, "
+    "`knowledge_base.created`, `.updated`, `.deleted`. Start without `after` (the oldest "
+    "kept event) and pass each page's `next_cursor` back as `after`: a follower sees every "
+    "event once, in order. With `wait`, the request returns as soon as there is an event, or "
+    "after `wait` seconds with none (long polling). Only events of knowledge bases the key "
+    "may use and of documents the caller may read.",
     responses=problem_responses(422),
 )
 async def follow_events(

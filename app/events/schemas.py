@@ -14,6 +14,7 @@ EventType = Literal[
     "knowledge_base.deleted",
     "document.ready",
     "document.failed",
+    "document.updated",
     "document.deleted",
 ]
 
@@ -26,8 +27,9 @@ class EventRead(BaseModel):
     subject_id: uuid.UUID = Field(description="The knowledge base or document it is about.")
     data: dict[str, Any] = Field(
         description="The subject when it happened: for documents `id`, `external_id`, "
-        "`title`, `status`, `error`, `chunk_count`, `embedded_count`, `format`, `metadata`; "
-        "`replaced` (document.ready: the version it replaced) and `reason` (document.deleted: "
+        "`title`, `source_uri`, `status`, `error`, `chunk_count`, `embedded_count`, `format`, "
+        "`metadata`; `replaced` (document.ready: the version it replaced), `changed` "
+        "(document.updated: the fields a PATCH changed) and `reason` (document.deleted: "
         "`deleted`, `replaced` or `superseded`); for knowledge bases `id`, `name`, `title`."
     )
 

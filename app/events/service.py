@@ -44,6 +44,7 @@ def document_event(
             "id": str(document.id),
             "external_id": document.external_id,
             "title": document.title,
+            "source_uri": document.source_uri,
             "status": document.status,
             "error": document.error,
             "chunk_count": document.chunk_count,

@@ -28,6 +28,8 @@ class Event(Base):
     __table_args__ = (
         Index("ix_events_project_position", "project_id", "txid", "id"),
         Index("ix_events_created_at", "created_at"),
+        # A document's access list is copied into its events when it changes (migration 0015).
+        Index("ix_events_kb_subject", "knowledge_base_id", "subject_id"),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)

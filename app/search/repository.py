@@ -1097,3 +1097,25 @@ async def neighbours(
     ).all():
         found.setdefault(chunk_id, {})[int(side)] = (other_id, index, other_text)
     return found
+
+
+async def chunk_lineage(
+    session: AsyncSession,
+    knowledge_base_id: uuid.UUID,
+    chunk_ids: Sequence[uuid.UUID],
+    *,
+    visible: ColumnElement[bool],
+) -> list[tuple[uuid.UUID, list[str]]]:
+    """The node paths of these chunks of the knowledge base whose documents `visible` admits."""
+    if not chunk_ids:
+        return []
+    rows = await session.execute(
+        select(chunks.c.id, chunks.c.node_path)
+        .select_from(chunks.join(documents, documents.c.id == chunks.c.document_id))
+        .where(
+            chunks.c.knowledge_base_id == knowledge_base_id,
+            chunks.c.id.in_(list(chunk_ids)),
+            visible,
+        )
+    )
+    return [(chunk_id, list(node_path or [])) for chunk_id, node_path in rows.all()]

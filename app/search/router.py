@@ -15,6 +15,8 @@ from app.projects.dependencies import ProjectDep
 from app.search import service, text_statistics
 from app.search.dependencies import RerankerDep
 from app.search.schemas import (
+    ChunkContextRequest,
+    ChunkContexts,
     MultiSearchRequest,
     SearchRequest,
     SearchResponse,
@@ -48,6 +50,25 @@ async def search_knowledge_base(
     )
     note_hits(request, len(found.hits))
     return found
+
+
+@router.post(
+    "/v1/knowledge-bases/{kb}/chunks/context",
+    operation_id="search-chunk_contexts",
+    summary="Tree context for chunks named by id (the hierarchy join of include=context)",
+    description="For each chunk: its ancestors (titles, enrichment summaries, entities, "
+    "keywords), the section around it with its text, and its neighbouring chunks, as a "
+    "search hit's `context`. Up to 200 ids; those of chunks the caller cannot read, or of no "
+    "chunk here, are listed in `missing`.",
+    responses=problem_responses(404, 422),
+)
+async def chunk_contexts(
+    data: ChunkContextRequest,
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    visible: VisibleDocumentsDep,
+) -> ChunkContexts:
+    return await service.chunk_contexts(session, kb, data.chunk_ids, visible=visible)
 
 
 @router.post(

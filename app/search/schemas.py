@@ -188,6 +188,22 @@ class HitContext(BaseModel):
     next: NeighbourChunk | None = None
 
 
+class ChunkContextRequest(RequestModel):
+    chunk_ids: list[uuid.UUID] = Field(min_length=1, max_length=200)
+
+
+class ChunkContext(BaseModel):
+    chunk_id: uuid.UUID
+    context: HitContext
+
+
+class ChunkContexts(BaseModel):
+    items: list[ChunkContext] = Field(description="In the order asked, each chunk once.")
+    missing: list[uuid.UUID] = Field(
+        description="Ids of no chunk of this knowledge base that the caller may read."
+    )
+
+
 class HitExplain(BaseModel):
     """How a hit's score came about. With weighted hybrid fusion, `score` (`fused_score`) is
     `vector_weight * vector_normalized + (1 - vector_weight) * text_normalized`."""

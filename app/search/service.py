@@ -25,6 +25,8 @@ from app.search.query_vectors import query_vector
 from app.search.rerank import Reranker
 from app.search.schemas import (
     CandidateCounts,
+    ChunkContext,
+    ChunkContexts,
     ContextNode,
     Fusion,
     HitContext,
@@ -271,7 +273,11 @@ async def search(
     if pooled:
         rows = rows[options.offset : wanted]
 
-    contexts = await _contexts(session, rows) if Include.CONTEXT in options.include else {}
+    contexts = (
+        await _contexts(session, [(row.chunk_id, row.node_path) for row in rows])
+        if Include.CONTEXT in options.include
+        else {}
+    )
     hits = [_hit(row, options, mode, contexts.get(row.chunk_id)) for row in rows]
     warnings = [] if hits else await _filter_warnings(session, kbs, options, visible)
     return SearchResponse(
@@ -428,23 +434,46 @@ def _highlights(headline: str | None) -> list[str]:
     return [f for f in fragments if "<mark>" in f]
 
 
+async def chunk_contexts(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    chunk_ids: Sequence[uuid.UUID],
+    *,
+    visible: ColumnElement[bool],
+) -> ChunkContexts:
+    """The reference's HierarchyJoin on its own: `include=context` for chunks the caller names
+    (hits it kept, or found elsewhere). Chunks it may not read are as missing as unknown ones."""
+    wanted = list(dict.fromkeys(chunk_ids))
+    lineage = await repository.chunk_lineage(session, kb.id, wanted, visible=visible)
+    contexts = await _contexts(session, lineage)
+    return ChunkContexts(
+        items=[
+            ChunkContext(chunk_id=chunk_id, context=contexts[chunk_id])
+            for chunk_id in wanted
+            if chunk_id in contexts
+        ],
+        missing=[chunk_id for chunk_id in wanted if chunk_id not in contexts],
+    )
+
+
 async def _contexts(
-    session: AsyncSession, rows: Sequence[repository.Row]
+    session: AsyncSession, lineage: Sequence[tuple[uuid.UUID, list[str]]]
 ) -> dict[uuid.UUID, HitContext]:
-    ids = [row.chunk_id for row in rows]
+    """Each chunk's context from its id and node path."""
+    ids = [chunk_id for chunk_id, _ in lineage]
     paths = await repository.tree_paths(session, ids)
     around = await repository.neighbours(session, ids)
     contexts: dict[uuid.UUID, HitContext] = {}
-    for row in rows:
-        path = paths.get(row.chunk_id, [])
+    for chunk_id, node_path in lineage:
+        path = paths.get(chunk_id, [])
         # The chunk's own node is the last on its path; the rest are its ancestors.
-        ancestors = path[:-1] if path and path[-1].get("node_id") == row.node_path[-1] else path
+        ancestors = path[:-1] if path and path[-1].get("node_id") == node_path[-1] else path
         # The nearest section holding the chunk: its own node when that is a section (tiny
         # sections merged into one chunk name their common section as the chunk's node).
         sections = [node for node in path if node.get("kind") == "section"]
         parent_node = sections[-1] if sections else (ancestors[-1] if ancestors else None)
-        near = around.get(row.chunk_id, {})
-        contexts[row.chunk_id] = HitContext(
+        near = around.get(chunk_id, {})
+        contexts[chunk_id] = HitContext(
             ancestors=[_node(node) for node in ancestors],
             parent=ParentSection(
                 **_node(parent_node).model_dump(),

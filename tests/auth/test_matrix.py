@@ -121,6 +121,14 @@ def _delete_nothing(world: World) -> dict[str, object]:
     return {"filter": {"external_id": world.unique("absent")}}
 
 
+def _enrichment(world: World) -> dict[str, Any]:
+    return {"nodes": [{"node_id": world.params["node_id"], "enrichment": {"keywords": ["otter"]}}]}
+
+
+def _import(world: World) -> dict[str, Any]:
+    return {"chunks": [{"text": f"{world.unique('imported')} about otters."}]}
+
+
 def _chunk(world: World) -> dict[str, str]:
     return {"doc_id": "manual", "text": f"{world.unique('chunk')} about otters."}
 
@@ -131,6 +139,10 @@ def _bulk(world: World) -> dict[str, list[dict[str, str]]]:
 
 def _search(world: World) -> dict[str, str]:
     return {"query": "otters"}
+
+
+def _parse(world: World) -> dict[str, str]:
+    return {"text": "# Otters\n\nOtters hold hands."}
 
 
 def _multi(world: World) -> dict[str, Any]:
@@ -164,10 +176,18 @@ TABLE: dict[tuple[str, str], Case] = {
     ("POST", KB + "/documents/batch"): Case(W, 202, body=_documents),
     ("POST", KB + "/documents/delete"): Case(W, 200, body=_delete_nothing),
     ("GET", DOC): Case(R, 200),
+    ("PATCH", DOC): Case(W, 200, body=lambda w: {"metadata": {"changed": w.unique("v")}}),
     ("DELETE", DOC): Case(W, 204, fresh=World.fresh_doc),
     ("GET", DOC + "/tree"): Case(R, 200),
     ("GET", DOC + "/nodes/{node_id}"): Case(R, 200),
     ("GET", DOC + "/nodes/{node_id}/ancestors"): Case(R, 200),
+    ("PUT", DOC + "/nodes/{node_id}/enrichment"): Case(
+        W, 200, body=lambda w: {"summary": "Otters."}
+    ),
+    ("DELETE", DOC + "/nodes/{node_id}/enrichment"): Case(W, 204),
+    ("PATCH", DOC + "/enrichment"): Case(W, 200, body=_enrichment),
+    ("GET", DOC + "/export"): Case(R, 200),
+    ("POST", KB + "/documents/import"): Case(W, 201, body=_import),
     ("GET", DOC + "/chunks"): Case(R, 200),
     ("POST", DOC + "/reindex"): Case(W, 202, fresh=World.fresh_doc),
     ("DELETE", DOC + "/chunks"): Case(W, 200, fresh=World.fresh_doc),
@@ -184,7 +204,12 @@ TABLE: dict[tuple[str, str], Case] = {
     ("GET", KB + "/text-statistics"): Case(R, 200),
     ("GET", KB + "/jobs/{job_id}"): Case(R, 200),
     ("POST", KB + "/search"): Case(R, 200, body=_search),
+    ("POST", KB + "/chunks/context"): Case(
+        R, 200, body=lambda w: {"chunk_ids": [w.params["chunk_id"]]}
+    ),
     ("POST", "/v1/search"): Case(R, 200, body=_multi),
+    ("POST", "/v1/parse"): Case(R, 200, other_admin=200, body=_parse),
+    ("POST", KB + "/embed"): Case(R, 200, body=lambda w: {"texts": ["otters"]}),
     ("GET", "/v1/projects"): Case(A, 200, other_admin=200),
     ("POST", "/v1/projects"): Case(A, 201, instance_only=True, body=_kb_name),
     ("GET", "/v1/projects/{project}"): Case(A, 200),
