@@ -82,3 +82,30 @@ async def test_success_bodies_are_declared(client: httpx.AsyncClient) -> None:
     assert schema_of("/readyz", "get", "200") == {"$ref": "#/components/schemas/Readiness"}
     not_ready = spec["paths"]["/readyz"]["get"]["responses"]["503"]["content"]
     assert not_ready["application/problem+json"]["schema"]["$ref"].endswith("/NotReady")
+
+
+async def test_every_success_body_is_typed(client: httpx.AsyncClient) -> None:
+    """A generated SDK types what it reads: no 2xx JSON body is a bare object."""
+    spec = (await client.get("/openapi.json")).json()
+
+    def bare(schema: dict[str, object]) -> bool:
+        if "$ref" in schema or "anyOf" in schema or "oneOf" in schema:
+            return False
+        if schema.get("type") == "array":
+            items = schema.get("items")
+            return not isinstance(items, dict) or bare(items)
+        return schema.get("type") in (None, "object") and not schema.get("properties")
+
+    untyped = [
+        (method, path, code)
+        for path, operations in spec["paths"].items()
+        for method, operation in operations.items()
+        for code, response in operation["responses"].items()
+        if code.startswith("2")
+        and "application/json" in response.get("content", {})
+        and bare(response["content"]["application/json"]["schema"])
+    ]
+    assert untyped == []
+    node = spec["paths"]["/v1/knowledge-bases/{kb}/documents/{doc}/nodes/{node_id}"]["get"]
+    choices = node["responses"]["200"]["content"]["application/json"]["schema"]["oneOf"]
+    assert {"$ref": "#/components/schemas/SectionNode"} in choices

@@ -16,6 +16,7 @@ from app.documents import service
 from app.documents.dependencies import DocumentDep
 from app.documents.schemas import (
     MAX_BATCH_DOCUMENTS,
+    AncestorRead,
     DocumentBatchCreate,
     DocumentBatchItem,
     DocumentBatchRead,
@@ -27,6 +28,7 @@ from app.documents.schemas import (
     TreeRead,
 )
 from app.documents.upload import precheck, read_json, read_json_batch, read_multipart
+from app.ingestion.tree import AnyNode
 from app.kit.bodies import json_request_body, require_json, require_json_body
 from app.kit.errors import AppError, UnsupportedMediaType, ValidationFailed
 from app.kit.pagination import Page, PageParams, page_params
@@ -288,7 +290,7 @@ async def get_tree(document: DocumentDep) -> TreeRead:
         document_id=document.id,
         format=document.format,
         page_count=document.tree.get("page_count"),
-        root=root.model_dump(mode="json"),
+        root=root,
     )
 
 
@@ -298,7 +300,7 @@ async def get_tree(document: DocumentDep) -> TreeRead:
     summary="One node of the tree, with its subtree",
     responses=problem_responses(404, 409),
 )
-async def get_node(document: DocumentDep, node_id: str) -> dict[str, Any]:
+async def get_node(document: DocumentDep, node_id: str) -> AnyNode:
     return service.node_or_404(document, node_id)
 
 
@@ -308,8 +310,10 @@ async def get_node(document: DocumentDep, node_id: str) -> dict[str, Any]:
     summary="The node's ancestors, root first, without their subtrees",
     responses=problem_responses(404, 409),
 )
-async def get_ancestors(document: DocumentDep, node_id: str) -> list[dict[str, Any]]:
-    return service.ancestors_or_404(document, node_id)
+async def get_ancestors(document: DocumentDep, node_id: str) -> list[AncestorRead]:
+    return [
+        AncestorRead.model_validate(node) for node in service.ancestors_or_404(document, node_id)
+    ]
 
 
 @router.get(

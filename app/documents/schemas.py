@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from app.auth.acl import DocumentAccess
 from app.ingestion.parsers import supported_formats
+from app.ingestion.tree import DocumentNode, NodeEnrichment, NodeKind, NodeRange
 from app.kit.schemas import RequestModel
 from app.kit.strings import JsonObject, StoredText
 
@@ -143,27 +144,27 @@ class DocumentRead(BaseModel):
     updated_at: datetime
 
 
-class NodeRangeRead(BaseModel):
-    start_offset: int
-    end_offset: int
-
-
 class TreeRead(BaseModel):
     """The document tree; offsets count Unicode code points of the extracted text."""
 
     document_id: uuid.UUID
     format: str | None
     page_count: int | None
-    root: dict[str, Any]
+    root: DocumentNode
 
 
-class NodeRead(BaseModel):
-    model_config = ConfigDict(extra="allow")
+class AncestorRead(BaseModel):
+    """A node without its subtree: a step on the way from the root to another node."""
 
     node_id: str
-    kind: str
-    range: NodeRangeRead
+    kind: NodeKind
+    range: NodeRange
     text: str
+    title: str | None = Field(default=None, exclude_if=lambda v: v is None)
+    level: int | None = Field(default=None, exclude_if=lambda v: v is None)
+    page_start: int | None = None
+    page_end: int | None = None
+    enrichment: NodeEnrichment | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class DocumentDeleteResult(BaseModel):

@@ -28,7 +28,7 @@ from app.documents.upload import Upload
 from app.documents.versions import Catalogue
 from app.events import repository as events_repository
 from app.events import service as events
-from app.ingestion.tree import DocumentNode, ancestors, find_node
+from app.ingestion.tree import DocumentNode, Node, ancestors, find_node
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.filters import matches_all_somewhere
@@ -262,11 +262,11 @@ def tree_of(document: Document) -> DocumentNode:
     return DocumentNode.model_validate(document.tree["root"])
 
 
-def node_or_404(document: Document, node_id: str) -> dict[str, Any]:
+def node_or_404(document: Document, node_id: str) -> Node:
     node = find_node(tree_of(document), node_id)
     if node is None:
         raise NotFound(f"No node {node_id!r} in document {document.id}.")
-    return node.model_dump(mode="json")
+    return node
 
 
 def node_range(document: Document, node_id: str) -> tuple[int, int] | None:

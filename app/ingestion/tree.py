@@ -126,6 +126,8 @@ ChildNode = Annotated[
     SectionNode | TopicNode | ParagraphNode | SentenceNode, Field(discriminator="kind")
 ]
 Node = DocumentNode | SectionNode | TopicNode | ParagraphNode | SentenceNode
+# Any node, told apart by `kind` (the document root included): what a node read answers.
+AnyNode = Annotated[Node, Field(discriminator="kind")]
 
 SectionNode.model_rebuild()
 TopicNode.model_rebuild()
