@@ -51,7 +51,9 @@ def _database_url(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
     embedded = EmbeddedPostgres(
         settings.embedded_pg_dir, shared_buffers=settings.embedded_shared_buffers
     )
-    return embedded.start(), embedded
+    url = embedded.start()
+    embedded.watch()  # started again if it dies: nobody else would
+    return url, embedded
 
 
 def _exit_on_sigterm(signum: int, _frame: FrameType | None) -> None:

@@ -104,6 +104,7 @@ def create_app(
                 settings.embedded_pg_dir, shared_buffers=settings.embedded_shared_buffers
             )
             url = embedded.start()
+            embedded.watch()
         app.state.database = Database(url, settings)
         app.state.rate_limiter = RateLimiter(app.state.database, mode.rate_limit_per_minute)
         if mode.enabled and settings.admin_key is None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -11,6 +14,9 @@ from typing import Any
 import psutil
 
 logger = logging.getLogger(__name__)
+
+# How often `watch` looks at the server: a request in between gets a 503 and can retry.
+WATCH_EVERY_S = 5.0
 
 
 def default_shared_buffers() -> str:
@@ -39,6 +45,9 @@ class EmbeddedPostgres:
         self._delete_on_close = delete_on_close
         self._shared_buffers = shared_buffers or default_shared_buffers()
         self._server: Any = None
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._watcher: threading.Thread | None = None
 
     def _forget_dead_handles(self) -> None:
         """Drop pids of processes that died without cleanup (kill -9) from pgserver's list.
@@ -73,6 +82,23 @@ class EmbeddedPostgres:
         logger.info("embedded postgres ready", extra={"pgdata": str(self.pgdata)})
         return uri
 
+    def watch(self, every_s: float = WATCH_EVERY_S) -> None:
+        """Check every `every_s` seconds, in a daemon thread until `stop`, that the server runs,
+        and start it again when it does not (`ensure_running`)."""
+        if self._watcher is not None:
+            return
+        self._stopping.clear()
+
+        def loop() -> None:
+            while not self._stopping.wait(every_s):
+                try:
+                    self.ensure_running()
+                except Exception:
+                    logger.exception("embedded postgres could not be started again; retrying")
+
+        self._watcher = threading.Thread(target=loop, name="arbor-embedded-pg-watch", daemon=True)
+        self._watcher.start()
+
     def _launch(self) -> None:
         with warnings.catch_warnings():
             # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); harmless here.
@@ -97,8 +123,39 @@ class EmbeddedPostgres:
         logger.info("embedded postgres: shared_buffers set to %s", value)
         return True
 
+    def ensure_running(self) -> bool:
+        """Start the server again if its process is gone (killed, the OOM killer, a crash);
+        True when it had to. Postgres recovers from its write-ahead log on the way up, so
+        nothing committed is lost; requests meanwhile get a 503 `database-unavailable`."""
+        with self._lock:
+            return self._server is not None and self._restart_if_gone()
+
+    def _restart_if_gone(self) -> bool:
+        info = self._server.get_postmaster_info()
+        try:
+            alive = info.process.is_running() and info.process.status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            alive = False
+        if alive:
+            return False
+        logger.error("embedded postgres (pid %s) is gone; starting it again", info.pid)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(info.pid, os.WNOHANG)  # a zombie of ours: reaped
+        # A zombie still answers kill(pid, 0): Postgres (and pgserver) would take its pid and
+        # socket lock files for a live server's and refuse to start.
+        for stale in [self.pgdata / "postmaster.pid", *self.pgdata.glob(".s.PGSQL.*.lock")]:
+            stale.unlink(missing_ok=True)
+        self._server.ensure_postgres_running()
+        logger.warning("embedded postgres running again (pid %s)", self._server.get_pid())
+        return True
+
     def stop(self) -> None:
-        """Stop the server if this process started it."""
-        if self._server is not None:
-            self._server.cleanup()
-            self._server = None
+        """Stop the watch and the server if this process started it."""
+        self._stopping.set()
+        if self._watcher is not None:
+            self._watcher.join()
+            self._watcher = None
+        with self._lock:
+            if self._server is not None:
+                self._server.cleanup()
+                self._server = None

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
+import time
 from pathlib import Path
 
 import asyncpg
@@ -34,3 +38,30 @@ async def test_fresh_data_directory_gets_its_shared_buffers(
     finally:
         server.stop()
     assert pgdata.exists() is not delete_on_close
+
+
+async def test_a_killed_server_is_started_again_with_its_data(tmp_path: Path) -> None:
+    server = EmbeddedPostgres(tmp_path / "pg", shared_buffers="128MB")
+    url = server.start()
+    server.watch(every_s=0.1)
+    try:
+        connection = await asyncpg.connect(asyncpg_dsn(url))
+        await connection.execute("CREATE TABLE kept AS SELECT 42 AS answer")
+        pid = await connection.fetchval("SELECT pg_backend_pid()")
+        await connection.close()
+        os.kill(server._server.get_pid(), signal.SIGKILL)  # the OOM killer, say
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                connection = await asyncpg.connect(asyncpg_dsn(url))
+                break
+            except (OSError, asyncpg.PostgresError):
+                assert time.monotonic() < deadline, "the watch did not start the server again"
+                await asyncio.sleep(0.2)
+        try:
+            assert await connection.fetchval("SELECT answer FROM kept") == 42
+            assert await connection.fetchval("SELECT pg_backend_pid()") != pid
+        finally:
+            await connection.close()
+    finally:
+        server.stop()
