@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response, status
+from fastapi import APIRouter, BackgroundTasks, Depends, Request, Response, status
 
-from app.auth.dependencies import require_all_knowledge_bases, require_scope_by_method
+from app.auth.dependencies import (
+    VisibleDocumentsDep,
+    require_all_knowledge_bases,
+    require_scope_by_method,
+)
 from app.db.dependencies import SessionDep
 from app.kit.bodies import require_json_body
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
-from app.knowledge_bases import service
+from app.knowledge_bases import copies, service
+from app.knowledge_bases.copies import KnowledgeBaseCopied, KnowledgeBaseCopy
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 from app.knowledge_bases.schemas import (
     KnowledgeBaseCreate,
@@ -92,3 +97,34 @@ async def update_knowledge_base(
 )
 async def delete_knowledge_base(kb: KnowledgeBaseDep, session: SessionDep) -> None:
     await service.delete(session, kb)
+
+
+@router.post(
+    "/{kb}/copy",
+    status_code=status.HTTP_202_ACCEPTED,
+    operation_id="knowledge_bases-copy",
+    summary="Copy into a new knowledge base with other settings (a new embedding model)",
+    description="Creates the knowledge base the body describes (as `POST /v1/knowledge-bases`) "
+    "and copies this one's ready documents into it, in one transaction: documents with a tree "
+    "are queued and chunked and embedded again by the background jobs, with the new settings; "
+    "the chunks of documents without one (the chunk API's) are copied and embedded by an "
+    "`embed` job. This knowledge base is not changed and stays searchable. See "
+    'docs/vector-storage.md, "Changing the model".',
+    responses=problem_responses(404, 409, 415, 422),
+    dependencies=[require_all_knowledge_bases, require_json_body],
+)
+async def copy_knowledge_base(
+    request: Request,
+    data: KnowledgeBaseCopy,
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    visible: VisibleDocumentsDep,
+    response: Response,
+    background: BackgroundTasks,
+) -> KnowledgeBaseCopied:
+    copied = await copies.copy_into(
+        session, kb, data, visible=visible, settings=request.app.state.settings
+    )
+    response.headers["Location"] = f"/v1/knowledge-bases/{copied.knowledge_base.id}"
+    background.add_task(request.app.state.poke_workers)
+    return copied

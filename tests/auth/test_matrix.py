@@ -171,6 +171,7 @@ TABLE: dict[tuple[str, str], Case] = {
     ("GET", KB): Case(R, 200),
     ("PATCH", KB): Case(W, 200, body=lambda w: {"description": "changed"}),
     ("DELETE", KB): Case(W, 204, fresh=World.fresh_kb),
+    ("POST", KB + "/copy"): Case(W, 202, body=_kb_name),
     ("GET", KB + "/documents"): Case(R, 200),
     ("POST", KB + "/documents"): Case(W, 202, body=_document),
     ("POST", KB + "/documents/batch"): Case(W, 202, body=_documents),
