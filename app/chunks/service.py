@@ -7,7 +7,7 @@ import binascii
 import logging
 import uuid
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 from sqlalchemy import ColumnElement, true
@@ -21,6 +21,7 @@ from app.chunks.schemas import (
     ChunkBulkResult,
     ChunkCount,
     ChunkDeleteResult,
+    ChunkLineage,
     ChunkRead,
     ChunkUpsert,
 )
@@ -113,21 +114,17 @@ def supplied_vectors(kb: KnowledgeBase, items: Sequence[ChunkUpsert]) -> dict[in
     }
 
 
+def lineage_of(chunk: Chunk) -> dict[str, Any]:
+    """The chunk's lineage fields (`ChunkLineage`: index, node path, titles, pages, range)."""
+    return {name: getattr(chunk, name) for name in ChunkLineage.model_fields}
+
+
 def to_read(chunk: Chunk, *, include_vector: bool = False) -> ChunkRead:
     return ChunkRead(
         chunk_id=chunk.id,
         doc_id=chunk.document_id,
         text=chunk.text,
-        chunk_index=chunk.chunk_index,
-        node_path=chunk.node_path,
-        depth=chunk.depth,
-        leaf_node_id=chunk.leaf_node_id,
-        section_titles=chunk.section_titles,
-        doc_title=chunk.doc_title,
-        page_start=chunk.page_start,
-        page_end=chunk.page_end,
-        start_offset=chunk.start_offset,
-        end_offset=chunk.end_offset,
+        **lineage_of(chunk),
         metadata=chunk.metadata_,
         embedded=chunk.embedding is not None,
         vector=[float(x) for x in chunk.embedding]

@@ -104,16 +104,7 @@ def _exported(chunk: Chunk, *, vectors: bool) -> TransferredChunk:
     return TransferredChunk(
         chunk_id=chunk.id,
         text=chunk.text,
-        chunk_index=chunk.chunk_index,
-        node_path=chunk.node_path,
-        depth=chunk.depth,
-        leaf_node_id=chunk.leaf_node_id,
-        section_titles=chunk.section_titles,
-        doc_title=chunk.doc_title,
-        page_start=chunk.page_start,
-        page_end=chunk.page_end,
-        start_offset=chunk.start_offset,
-        end_offset=chunk.end_offset,
+        **chunks.lineage_of(chunk),
         # Ingested chunks hold a copy of the document's metadata: the document carries it.
         metadata=chunk.metadata_ if chunk.own_metadata else {},
         # base64 float32: a quarter of the JSON numbers' size, and what import parses fastest.

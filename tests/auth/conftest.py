@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from pydantic import SecretStr
 
 from app.config import Settings
-from tests.auth.helpers import ADMIN_KEY
+from tests.auth.helpers import ADMIN_KEY, as_admin
 
 
 @pytest.fixture
@@ -17,3 +18,10 @@ def settings(database_url: str) -> Settings:
         admin_key=SecretStr(ADMIN_KEY),
         rate_limit_per_minute=0,
     )
+
+
+@pytest.fixture
+async def admin(client: httpx.AsyncClient) -> httpx.AsyncClient:
+    """The client, acting as the instance admin unless a request names another key."""
+    client.headers.update(as_admin())
+    return client

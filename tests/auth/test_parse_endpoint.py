@@ -13,13 +13,11 @@ import pytest
 from docx import Document as DocxDocument
 from fastapi import FastAPI
 from fpdf import FPDF
-from pydantic import SecretStr
 
-from app.config import Settings
 from app.ingestion.parse import parse_document
 from app.ingestion.parsers import ParsedDocument
 from app.parse import service
-from tests.auth.helpers import ADMIN_KEY, as_admin, bearer, create_key
+from tests.auth.helpers import bearer, create_key
 from tests.helpers import wait_ready
 
 PARSE = "/v1/parse"
@@ -54,24 +52,6 @@ program should live, the language of its menus, and whether to start it when you
 Open the app. Press start. The first screen lists your recent projects, the templates you
 can begin from, and the tutorials that walk you through the main features one at a time.
 """
-
-
-@pytest.fixture
-def settings(database_url: str) -> Settings:
-    """Keys required, so that scopes and knowledge-base limits apply."""
-    return Settings(
-        env="test",
-        database_url=database_url,
-        admin_key=SecretStr(ADMIN_KEY),
-        rate_limit_per_minute=0,
-    )
-
-
-@pytest.fixture
-async def admin(client: httpx.AsyncClient) -> httpx.AsyncClient:
-    """The client, acting as the instance admin unless a request names another key."""
-    client.headers.update(as_admin())
-    return client
 
 
 @pytest.fixture

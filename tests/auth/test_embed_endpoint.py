@@ -10,36 +10,16 @@ import httpx
 import numpy as np
 import pytest
 from fastapi import FastAPI
-from pydantic import SecretStr
 
-from app.config import Settings
 from app.embeddings.base import EmbeddingError
 from app.embeddings.openai import OpenAICompatibleEmbedder
 from app.embeddings.schemas import MAX_EMBED_TEXT_CHARS, MAX_EMBED_TEXTS
-from tests.auth.helpers import ADMIN_KEY, as_admin, bearer, create_key
+from tests.auth.helpers import bearer, create_key
 from tests.fakes import FakeEmbedders, HashEmbedder
 
 KBS = "/v1/knowledge-bases"
 EMBED = f"{KBS}/kb/embed"
 TEXT = "# Otters\n\nOtters hold hands while they sleep, so that they do not drift apart."
-
-
-@pytest.fixture
-def settings(database_url: str) -> Settings:
-    """Keys required, so that scopes and knowledge-base limits apply."""
-    return Settings(
-        env="test",
-        database_url=database_url,
-        admin_key=SecretStr(ADMIN_KEY),
-        rate_limit_per_minute=0,
-    )
-
-
-@pytest.fixture
-async def admin(client: httpx.AsyncClient) -> httpx.AsyncClient:
-    """The client, acting as the instance admin unless a request names another key."""
-    client.headers.update(as_admin())
-    return client
 
 
 @pytest.fixture
