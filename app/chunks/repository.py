@@ -14,11 +14,24 @@ from typing import Any
 import asyncpg
 import numpy as np
 from pgvector import Vector
-from sqlalchemy import ColumnElement, and_, case, delete, func, literal, or_, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    case,
+    delete,
+    func,
+    literal,
+    not_,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.tenancy import elevated
+from app.kit.errors import Conflict
 from app.kit.pagination import after_key
 from app.models import Chunk, Document, KnowledgeBase
 
@@ -83,11 +96,43 @@ class ChunkRow:
         )  # fmt: skip
 
 
+async def held(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    chunk_ids: Sequence[uuid.UUID],
+    *,
+    unless: ColumnElement[bool] | None,
+) -> bool:
+    """Whether a chunk of the knowledge base holds one of these ids and its document is not
+    one `unless` admits (None: any holder counts). The holders are locked until commit, so
+    the answer stands for the write that follows."""
+    query = (
+        select(Chunk.id)
+        .join(Document, Document.id == Chunk.document_id)
+        .where(Chunk.knowledge_base_id == kb.id, Chunk.id.in_(list(chunk_ids)))
+        .with_for_update(of=Chunk)
+    )
+    if unless is not None:
+        query = query.where(not_(unless))
+    return (await session.execute(query.limit(1))).first() is not None
+
+
+def _not_writable(ref: str) -> Conflict:
+    return Conflict(f"Document {ref!r} is not one this caller may write chunks to.")
+
+
 async def resolve_documents(
-    session: AsyncSession, kb: KnowledgeBase, refs: Sequence[str], titles: dict[str, str]
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    refs: Sequence[str],
+    titles: dict[str, str],
+    *,
+    visible: ColumnElement[bool],
 ) -> tuple[dict[str, uuid.UUID], set[uuid.UUID]]:
     """Map each doc ref (document id or external id) to a document, creating unknown ones;
-    also the ids of those created."""
+    also the ids of those created. A document the caller cannot read (`visible`) is not
+    written to: naming it, by id or external id, is a 409 (not a new document: the chunks
+    meant for a private document would land in a public one)."""
     wanted = list(dict.fromkeys(refs))
     as_ids = {}
     for ref in wanted:
@@ -97,12 +142,16 @@ async def resolve_documents(
             continue
     found: dict[str, uuid.UUID] = {}
     if as_ids:
-        existing = await session.scalars(
-            select(Document.id).where(
+        existing = await session.execute(
+            select(Document.id, visible.label("readable")).where(
                 Document.knowledge_base_id == kb.id, Document.id.in_(list(as_ids.values()))
             )
         )
-        known = set(existing.all())
+        known = {}
+        for doc_id, readable in existing.all():
+            if not readable:
+                raise _not_writable(str(doc_id))
+            known[doc_id] = readable
         found = {ref: doc_id for ref, doc_id in as_ids.items() if doc_id in known}
     external = [ref for ref in wanted if ref not in found]
     created: set[uuid.UUID] = set()
@@ -125,11 +174,15 @@ async def resolve_documents(
         )
         created = set(inserted.scalars().all())
         rows = await session.execute(
-            select(Document.external_id, Document.id).where(
+            select(Document.external_id, Document.id, visible.label("readable")).where(
                 Document.knowledge_base_id == kb.id, Document.external_id.in_(external)
             )
         )
-        found.update({ext: doc_id for ext, doc_id in rows.all() if ext is not None})
+        for ext, doc_id, readable in rows.all():
+            assert ext is not None  # matched on it
+            if not readable:
+                raise _not_writable(ext)
+            found[ext] = doc_id
     return found, created
 
 

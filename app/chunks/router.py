@@ -66,11 +66,12 @@ async def upsert_chunk(
     kb: KnowledgeBaseDep,
     session: SessionDep,
     embedders: EmbedderFactoryDep,
+    visible: VisibleDocumentsDep,
     response: Response,
 ) -> ChunkRead:
     existed = await service.get_or_none(session, kb, chunk_id)
     item = ChunkBulkItem(**data.model_dump(), chunk_id=chunk_id)
-    await service.upsert_many(session, kb, [item], embedders(kb))
+    await service.upsert_many(session, kb, [item], embedders(kb), visible=visible)
     if existed is None:
         response.status_code = status.HTTP_201_CREATED
     return service.to_read(await service.get_fresh(session, kb, chunk_id))
@@ -89,6 +90,7 @@ async def bulk_upsert_chunks(
     kb: KnowledgeBaseDep,
     session: SessionDep,
     embedders: EmbedderFactoryDep,
+    visible: VisibleDocumentsDep,
     defer_index: Annotated[
         bool,
         Query(
@@ -110,7 +112,7 @@ async def bulk_upsert_chunks(
     database = request.app.state.database
     job = await deferred_index.defer(database, kb) if defer_index else None
     try:
-        result = await service.upsert_many(session, kb, data.chunks, embedders(kb))
+        result = await service.upsert_many(session, kb, data.chunks, embedders(kb), visible=visible)
     except BaseException:
         if job is not None:
             await deferred_index.release(database, kb)

@@ -158,8 +158,16 @@ async def upsert_many(
     kb: KnowledgeBase,
     items: Sequence[ChunkBulkItem],
     embedder: DocumentEmbedder | None,
+    *,
+    visible: ColumnElement[bool],
+    create_only: bool = False,
 ) -> ChunkBulkResult:
-    """Write all items or none; items without a vector are embedded (or left null)."""
+    """Write all items or none; items without a vector are embedded (or left null).
+
+    The caller writes only where it may read (`visible`): a chunk id held by a chunk of a
+    document it cannot read is "in use", as one in another knowledge base is, and a document
+    reference naming such a document is refused. `create_only`: any id already held is in use.
+    """
     ids = [item.chunk_id for item in items if item.chunk_id is not None]
     if len(ids) != len(set(ids)):
         raise ValidationFailed("The same chunk_id appears more than once in the request.")
@@ -171,9 +179,11 @@ async def upsert_many(
         session, kb, [items[p].text for p in to_embed], embedder
     )
     computed = dict(zip(to_embed, vectors, strict=True))
+    if ids and await repository.held(session, kb, ids, unless=None if create_only else visible):
+        raise ChunkIdInUse(CHUNK_ID_IN_USE)
     titles = {item.doc_id: item.doc_title for item in items if item.doc_title}
     documents, created = await repository.resolve_documents(
-        session, kb, [item.doc_id for item in items], titles
+        session, kb, [item.doc_id for item in items], titles, visible=visible
     )
     rows = (
         ChunkRow(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 
 from pydantic import Field
-from sqlalchemy import true
+from sqlalchemy import ColumnElement, or_, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.acl import DocumentAccess
@@ -162,6 +162,7 @@ async def import_document(
     settings: Settings,
     embedder: DocumentEmbedder | None,
     keep_chunk_ids: bool,
+    visible: ColumnElement[bool],
 ) -> tuple[Document, ChunkBulkResult | None]:
     """Store a document from its JSON, all or nothing. With chunks it is ready at once (the
     chunks' missing vectors embedded here, as the chunk API does); with a tree alone it is
@@ -220,7 +221,15 @@ async def import_document(
         )
         for position, chunk in enumerate(body.chunks)
     ]
-    written = await chunks.upsert_many(session, kb, items, embedder)
+    written = await chunks.upsert_many(
+        session,
+        kb,
+        items,
+        embedder,
+        # The new document is the caller's to write, whatever access list it was given.
+        visible=or_(visible, Document.__table__.c.id == document.id),
+        create_only=True,
+    )
     await session.refresh(document)
     events.document_event(session, document, "document.ready", replaced=None)
     return document, written

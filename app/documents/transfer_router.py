@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request, status
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from app.auth.dependencies import require_scope_by_method
+from app.auth.dependencies import VisibleDocumentsDep, require_scope_by_method
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.chunks.schemas import ChunkBulkResult
 from app.db.dependencies import DatabaseDep, SessionDep
@@ -70,6 +70,7 @@ async def import_document(
     kb: KnowledgeBaseDep,
     database: DatabaseDep,
     embedders: EmbedderFactoryDep,
+    visible: VisibleDocumentsDep,
     keep_chunk_ids: Annotated[
         bool,
         Query(
@@ -91,6 +92,7 @@ async def import_document(
             settings=settings,
             embedder=embedders(kb),
             keep_chunk_ids=keep_chunk_ids,
+            visible=visible,
         )
     queued = written is None
     if queued:

@@ -21,6 +21,10 @@ async def setup_corpus(client: httpx.AsyncClient) -> dict[str, Any]:
     """Twelve secret documents that outrank six public ones for "zebra", text and vector."""
     await create_project(client, "acme")
     write = (await create_key(client, "acme", scopes=["write"]))["key"]
+    # Chunks go into the secret documents too, and a writer writes only what it may read.
+    secret_writer = (
+        await create_key(client, "acme", scopes=["write"], principals=["group:secret"])
+    )["key"]
     kb = (
         await client.post(
             "/v1/knowledge-bases",
@@ -54,7 +58,9 @@ async def setup_corpus(client: httpx.AsyncClient) -> dict[str, Any]:
         for n, doc in enumerate(document["id"] for document in public)
     ]
     response = await client.post(
-        f"/v1/knowledge-bases/{kb}/chunks/bulk", json={"chunks": chunks}, headers=bearer(write)
+        f"/v1/knowledge-bases/{kb}/chunks/bulk",
+        json={"chunks": chunks},
+        headers=bearer(secret_writer),
     )
     assert response.status_code == 200, response.text
     keys = {
