@@ -435,3 +435,34 @@ async def test_patch_of_an_external_id_reaches_its_pending_version(
     chunks = await chunks_of(api, new)
     assert chunks
     assert all((c["doc_title"], c["metadata"]) == ("Renamed", {"from": "patch"}) for c in chunks)
+
+
+async def test_metadata_nested_too_deep_is_refused(api: httpx.AsyncClient) -> None:
+    # Stored, such metadata once made every later read of the event feed fail (a 500).
+    document = await upload(api, "Deep thoughts.")
+    url = f"{DOCS}/{document['id']}"
+    json_type = {"content-type": "application/json"}
+    for depth in (33, 300):
+        deep = '{"a":' * depth + "1" + "}" * depth
+        for response in (
+            await api.patch(url, content=f'{{"metadata": {deep}}}', headers=json_type),
+            await api.post(DOCS, content=f'{{"text": "x", "metadata": {deep}}}', headers=json_type),
+        ):
+            assert response.status_code == 422, (depth, response.text[:200])
+            assert response.headers["content-type"] == "application/problem+json"
+    fine = '{"a":' * 31 + "1" + "}" * 31
+    assert (await api.patch(url, content=f'{{"metadata": {fine}}}', headers=json_type)).is_success
+    assert (await api.get("/v1/events")).status_code == 200
+
+
+async def test_metadata_is_bounded(api: httpx.AsyncClient) -> None:
+    # Copied into every chunk and event: one request must not multiply megabytes.
+    document = await upload(api, "Large metadata.")
+    big = {"blob": "x" * 70_000}
+    patched = await patch(api, document["id"], {"metadata": big})
+    assert patched.status_code == 422
+    assert "65536" in patched.json()["detail"]
+    chunk = {"text": "t", "doc_id": document["id"], "metadata": big}
+    assert (await api.post(f"{KB}/chunks/bulk", json={"chunks": [chunk]})).status_code == 422
+    assert (await api.post(DOCS, json={"text": "y", "metadata": big})).status_code == 422
+    assert (await patch(api, document["id"], {"metadata": {"blob": "x" * 60_000}})).is_success

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field, field_validator
 
 from app.kit.schemas import RequestModel
-from app.kit.strings import JsonObject, StoredText, check_text
+from app.kit.strings import Metadata, StoredText, check_text
 
 MAX_CHUNK_CHARS = 100_000
 MAX_BULK_CHUNKS = 50_000
@@ -41,7 +41,7 @@ class ChunkContent(ChunkLineage, RequestModel):
         '`encoding_format: "base64"` returns): a quarter of the size, and for bulk loads '
         "parsed some 40 times faster.",
     )
-    metadata: JsonObject = Field(default_factory=dict)
+    metadata: Metadata = Field(default_factory=dict)
 
     @field_validator("node_path", "section_titles", "leaf_node_id", "doc_title")
     @classmethod

@@ -12,7 +12,7 @@ from app.auth.acl import DocumentAccess
 from app.ingestion.parsers import supported_formats
 from app.ingestion.tree import DocumentNode, NodeEnrichment, NodeKind, NodeRange
 from app.kit.schemas import RequestModel
-from app.kit.strings import JsonObject, StoredText
+from app.kit.strings import JsonObject, Metadata, StoredText
 
 DocumentStatus = Literal["queued", "parsing", "chunking", "embedding", "ready", "failed"]
 TERMINAL_STATUSES = frozenset({"ready", "failed"})
@@ -26,7 +26,7 @@ class DocumentFields(RequestModel):
     format: str | None = Field(
         default=None, description="A supported format name; detected when absent."
     )
-    metadata: JsonObject = Field(default_factory=dict)
+    metadata: Metadata = Field(default_factory=dict)
     source_uri: StoredText | None = Field(default=None, max_length=4000)
     external_id: StoredText | None = Field(default=None, min_length=1, max_length=256)
     chunking: JsonObject | None = Field(
@@ -77,7 +77,7 @@ class DocumentUpdate(RequestModel):
         description="The new title; also the `doc_title` of every chunk of the document.",
         json_schema_extra=_not_nullable,
     )
-    metadata: JsonObject | None = Field(
+    metadata: Metadata | None = Field(
         default=None,
         json_schema_extra=_not_nullable,
         description="Replaces the whole metadata object (no merge: send every key to keep; "

@@ -27,7 +27,7 @@ from app.ingestion.tree import invariant_problems, iter_nodes
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, ValidationFailed
 from app.kit.schemas import RequestModel
-from app.kit.strings import JsonObject, StoredText
+from app.kit.strings import Metadata, StoredText
 from app.kit.vectors import vector_base64
 from app.models import Chunk, Document, KnowledgeBase
 
@@ -47,7 +47,7 @@ class DocumentTransfer(RequestModel):
     external_id: StoredText | None = Field(default=None, min_length=1, max_length=256)
     source_uri: StoredText | None = Field(default=None, max_length=4000)
     filename: StoredText | None = Field(default=None, max_length=1000)
-    metadata: JsonObject = Field(default_factory=dict)
+    metadata: Metadata = Field(default_factory=dict)
     access: DocumentAccess | None = None
     embedding_model: StoredText | None = Field(
         default=None,

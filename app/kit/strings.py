@@ -7,6 +7,7 @@ fails in the database, so request fields are checked here first and answered wit
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -36,9 +37,16 @@ def check_text(value: str) -> str:
     return value
 
 
-def json_problem(value: Any, path: str = "") -> str | None:
+# Nesting a JSON field may have. Deeper values were stored, and then every read that turned
+# them back into JSON (the event feed, for one) failed past pydantic's recursion limit.
+MAX_JSON_DEPTH = 32
+
+
+def json_problem(value: Any, path: str = "", depth: int = 0) -> str | None:
     """Why a parsed JSON value cannot be stored as jsonb (keys included), or None."""
     where = f" at {path}" if path else ""
+    if depth > MAX_JSON_DEPTH:
+        return f"the value{where} is nested deeper than {MAX_JSON_DEPTH} levels"
     if isinstance(value, str):
         reason = unstorable(value)
         return f"the value{where} {reason}" if reason else None
@@ -49,12 +57,12 @@ def json_problem(value: Any, path: str = "") -> str | None:
             reason = unstorable(str(key))
             if reason is not None:
                 return f"a key{where} {reason}"
-            found = json_problem(item, f"{path}.{key}" if path else str(key))
+            found = json_problem(item, f"{path}.{key}" if path else str(key), depth + 1)
             if found is not None:
                 return found
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            found = json_problem(item, f"{path}[{index}]")
+            found = json_problem(item, f"{path}[{index}]", depth + 1)
             if found is not None:
                 return found
     return None
@@ -73,3 +81,25 @@ StoredText = Annotated[str, AfterValidator(check_text)]
 
 JsonObject = Annotated[dict[str, Any], AfterValidator(check_json)]
 """A JSON object field that goes to the database as jsonb."""
+
+# A document's metadata is copied into each of its chunks and into its events: bounded, so that
+# one request cannot multiply megabytes (Pinecone's limit per vector is 40 KB).
+MAX_METADATA_BYTES = 65_536
+
+
+def check_metadata(value: dict[str, Any]) -> dict[str, Any]:
+    """A pydantic validator for metadata: storable JSON of at most MAX_METADATA_BYTES."""
+    if not value:
+        return value  # most chunks of a bulk load
+    check_json(value)
+    size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+    if size > MAX_METADATA_BYTES:
+        raise PydanticCustomError(
+            "metadata_too_large",
+            f"Metadata is {size} bytes as JSON; at most {MAX_METADATA_BYTES} are kept",
+        )
+    return value
+
+
+Metadata = Annotated[dict[str, Any], AfterValidator(check_metadata)]
+"""Metadata of a document or chunk: a JsonObject of at most MAX_METADATA_BYTES."""
