@@ -21,7 +21,7 @@ from app.chunks.schemas import (
 )
 from app.db.dependencies import SessionDep
 from app.documents.dependencies import DocumentDep
-from app.kit.bodies import json_request_body, read_json_model, require_json
+from app.kit.bodies import json_request_body, read_json_model, require_json, require_json_body
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
@@ -59,6 +59,7 @@ router = APIRouter(
         201: {"model": ChunkRead, "description": "Created"},
         **problem_responses(404, 409, 422),
     },
+    dependencies=[require_json_body],
 )
 async def upsert_chunk(
     chunk_id: uuid.UUID,

@@ -10,6 +10,7 @@ from app.documents import enrichment
 from app.documents.dependencies import DocumentDep
 from app.documents.enrichment import EnrichmentResult, EnrichmentWrite
 from app.ingestion.tree import NodeEnrichment
+from app.kit.bodies import require_json_body
 from app.kit.problems import problem_responses
 
 router = APIRouter(
@@ -25,6 +26,7 @@ router = APIRouter(
     operation_id="documents-put_node_enrichment",
     summary="Set one node's enrichment (summary, entities, keywords)",
     responses=problem_responses(404, 409, 422),
+    dependencies=[require_json_body],
 )
 async def put_node_enrichment(
     document: DocumentDep, node_id: str, body: NodeEnrichment, session: SessionDep
@@ -52,6 +54,7 @@ async def delete_node_enrichment(
     operation_id="documents-patch_enrichment",
     summary="Set or remove the enrichment of many nodes at once, all or none",
     responses=problem_responses(404, 409, 422),
+    dependencies=[require_json_body],
 )
 async def patch_enrichment(
     document: DocumentDep, body: EnrichmentWrite, session: SessionDep

@@ -363,6 +363,7 @@ async def list_document_chunks(
     "processing cancelled), in one transaction. `dry_run` counts without deleting. An empty "
     "filter is refused: delete the knowledge base, or match everything explicitly.",
     responses=problem_responses(404, 422),
+    dependencies=[require_json_body],
 )
 async def delete_documents_by_filter(
     kb: KnowledgeBaseDep,

@@ -38,7 +38,8 @@ class Upload:
     access: dict[str, Any] | None = None
     # A JSON upload's `data` is the UTF-8 of its `text` field: text by construction.
     is_text: bool = False
-    # Form fields a route reads besides these (`read_multipart(also=...)`), those sent only.
+    # Form fields a route reads besides these (`read_multipart(also=...)`), those sent only
+    # (an empty one as "").
     also: dict[str, str] = field(default_factory=dict)
 
 
@@ -122,9 +123,9 @@ async def read_multipart(request: Request, limit: int, *, also: Collection[str] 
             filename=upload.filename,
             content_type=upload.content_type,
             also={
-                name: value
+                name: _text_field(form, name, MAX_FORM_FIELD_BYTES) or ""
                 for name in also
-                if (value := _text_field(form, name, MAX_FORM_FIELD_BYTES)) is not None
+                if name in form
             },
             **_fields_of(_form_fields(form)),
         )

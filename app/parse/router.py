@@ -116,7 +116,9 @@ async def parse_document(
         )
         kb_ref = data.knowledge_base
     elif content_type == "multipart/form-data":
-        upload = await read_multipart(request, settings.max_upload_bytes, also=("knowledge_base",))
+        upload = await read_multipart(
+            request, settings.max_upload_bytes, also=("knowledge_base", *STORING_FIELDS)
+        )
         kb_ref = _form_knowledge_base(upload)
     else:
         raise UnsupportedMediaType(
@@ -137,7 +139,8 @@ async def parse_document(
 
 def _form_knowledge_base(upload: Upload) -> str | None:
     """The multipart form's `knowledge_base`, checked as the JSON field is."""
-    given = [name for name in STORING_FIELDS if getattr(upload, name)]
+    # Sent at all, even empty: a field that is not taken is refused, never silently dropped.
+    given = [name for name in STORING_FIELDS if name in upload.also]
     if given:
         raise ValidationFailed(
             f"Form field {given[0]!r} is not taken here: parsing stores nothing."

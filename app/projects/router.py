@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Response, status
 
 from app.auth.callers import Scope
 from app.auth.dependencies import CallerDep, require_scope
+from app.kit.bodies import require_json_body
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.projects import service
@@ -39,6 +40,7 @@ router = APIRouter(
     operation_id="projects-create",
     summary="Create a project (admins of the default project)",
     responses=problem_responses(409, 422),
+    dependencies=[require_json_body],
 )
 async def create_project(
     data: ProjectCreate, session: InstanceSessionDep, caller: CallerDep, response: Response
@@ -78,6 +80,7 @@ async def get_project(project: ManagedProjectDep) -> ProjectRead:
     operation_id="api_keys-create",
     summary="Create an API key; the key is in this response only",
     responses=problem_responses(404, 422),
+    dependencies=[require_json_body],
 )
 async def create_api_key(
     data: ApiKeyCreate,

@@ -9,6 +9,7 @@ from app.auth.callers import Scope
 from app.auth.dependencies import VisibleDocumentsDep, require_scope
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.db.dependencies import SessionDep
+from app.kit.bodies import require_json_body
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 from app.projects.dependencies import ProjectDep
@@ -35,6 +36,7 @@ router = APIRouter(
     operation_id="search-knowledge_base",
     summary="Search one knowledge base: hybrid, vector or full text, with filters",
     responses=problem_responses(404, 422, 503),
+    dependencies=[require_json_body],
 )
 async def search_knowledge_base(
     request: Request,
@@ -61,6 +63,7 @@ async def search_knowledge_base(
     "search hit's `context`. Up to 200 ids; those of chunks the caller cannot read, or of no "
     "chunk here, are listed in `missing`.",
     responses=problem_responses(404, 422),
+    dependencies=[require_json_body],
 )
 async def chunk_contexts(
     data: ChunkContextRequest,
@@ -76,6 +79,7 @@ async def chunk_contexts(
     operation_id="search-multi",
     summary="Search several knowledge bases that share one embedding model",
     responses=problem_responses(404, 422, 503),
+    dependencies=[require_json_body],
 )
 async def search_knowledge_bases(
     request: Request,

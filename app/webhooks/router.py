@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Response, status
 from app.auth.callers import Scope
 from app.auth.dependencies import require_scope
 from app.db.dependencies import SessionDep
+from app.kit.bodies import require_json_body
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.projects.dependencies import ProjectDep
@@ -34,6 +35,7 @@ router = APIRouter(
     "feed order, signed per the Standard Webhooks specification and retried until accepted "
     "(docs/webhooks.md).",
     responses=problem_responses(422),
+    dependencies=[require_json_body],
 )
 async def create_webhook(
     data: WebhookCreate,
@@ -78,6 +80,7 @@ async def get_webhook(webhook: WebhookDep) -> WebhookRead:
     operation_id="webhooks-update",
     summary="Change a webhook; `active: true` resumes delivery where it stopped",
     responses=problem_responses(404, 422),
+    dependencies=[require_json_body],
 )
 async def update_webhook(
     data: WebhookUpdate, webhook: WebhookDep, session: SessionDep, settings: SettingsDep

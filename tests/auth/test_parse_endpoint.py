@@ -311,6 +311,8 @@ async def test_nul_in_json_text_is_the_uploads_unprocessable_document(
     [
         ({"format": "Markdown"}, "format"),
         ({"metadata": '{"a": 1}'}, "'metadata' is not taken here"),
+        ({"metadata": "{}"}, "'metadata' is not taken here"),
+        ({"source_uri": ""}, "'source_uri' is not taken here"),
         ({"external_id": "x"}, "'external_id' is not taken here"),
         ({"knowledge_base": "x" * 65}, "knowledge_base"),
     ],
