@@ -109,13 +109,18 @@ async def test_chunks_alone_are_embedded_and_the_document_has_no_tree(
     await knowledge_base(client, "plain")
     body = {
         "title": "Notes",
-        "chunks": [{"text": "first note about leave"}, {"text": "second note", "chunk_index": 7}],
+        "metadata": {"source": "notes"},
+        "chunks": [
+            {"text": "first note about leave"},
+            {"text": "second note", "chunk_index": 7, "metadata": {"own": True}},
+        ],
     }
     imported = await client.post(f"{docs('plain')}/import", json=body)
     assert imported.status_code == 201, imported.text
     document = imported.json()["document"]
     assert (document["chunk_count"], document["embedded_count"]) == (2, 2)
     stored = await chunks_of(client, "plain", document["id"])
+    assert [c["metadata"] for c in stored] == [{"source": "notes"}, {"own": True}]
     assert [(c["chunk_index"], c["doc_title"]) for c in stored] == [(0, "Notes"), (7, "Notes")]
     expected = embedders.by_dimensions[384].vector("first note about leave")
     assert max(abs(a - b) for a, b in zip(stored[0]["vector"], expected, strict=True)) < 1e-6
@@ -136,6 +141,23 @@ async def test_bad_imports_are_refused_whole(client: httpx.AsyncClient) -> None:
     wrong_text = {**good, "tree": {**good["tree"], "root": {**root, "text": "not the text"}}}
     unknown_node = {**good, "chunks": [{**good["chunks"][0], "node_path": ["nope"]}]}
     other_model = {**good, "embedding_model": "openai:text-embedding-3-small:-"}
+    tree = good["tree"]
+    backwards = {**good, "chunks": [{**good["chunks"][0], "start_offset": 20, "end_offset": 5}]}
+    no_text = {
+        "tree": {
+            **tree,
+            "text": " ",
+            "root": {
+                **root,
+                "text": " ",
+                "children": [],
+                "range": {"start_offset": 0, "end_offset": 1},
+            },
+        }
+    }
+    exe = {**good, "tree": {**tree, "format": "exe"}}
+    pages = {**good, "tree": {**tree, "page_count": 2, "page_offsets": [0, 10**6]}}
+    long_id = {"tree": {**tree, "root": {**root, "node_id": "n" * 65}}}
     cases: list[tuple[str, dict[str, Any], int, str]] = [
         ("copy", {"title": "empty"}, 422, "needs a `tree`, `chunks`"),
         ("copy", wrong_text, 422, "is not text[0:"),
@@ -143,6 +165,11 @@ async def test_bad_imports_are_refused_whole(client: httpx.AsyncClient) -> None:
         ("copy", other_model, 422, "leave the vectors out"),
         ("small", {**good, "embedding_model": None}, 422, "dimension"),
         ("source", good, 409, "'handbook' is in use"),
+        ("copy", backwards, 422, "end_offset (5) is before start_offset (20)"),
+        ("copy", no_text, 422, "text is empty"),
+        ("copy", exe, 422, "Unknown format 'exe'"),
+        ("copy", pages, 422, "`page_offsets` must give"),
+        ("copy", long_id, 422, "at most 64 characters"),
     ]
     for kb, body, code, says in cases:
         response = await client.post(f"{docs(kb)}/import", json=body)

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from app.kit.schemas import RequestModel
 from app.kit.strings import Metadata, StoredText, check_text
@@ -50,6 +50,14 @@ class ChunkContent(ChunkLineage, RequestModel):
         for text in [value] if isinstance(value, str) else value or []:
             check_text(text)
         return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> ChunkContent:
+        for first, last in (("start_offset", "end_offset"), ("page_start", "page_end")):
+            low, high = getattr(self, first), getattr(self, last)
+            if low is not None and high is not None and high < low:
+                raise ValueError(f"{last} ({high}) is before {first} ({low})")
+        return self
 
 
 class ChunkUpsert(ChunkContent):

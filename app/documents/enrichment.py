@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.documents.service import tree_of
 from app.ingestion.parsers.base import ParsedDocument
 from app.ingestion.tree import (
+    MAX_NODE_ID,
     DocumentNode,
     NodeEnrichment,
     enrichments,
@@ -33,7 +34,7 @@ MAX_NODES_PER_WRITE = 10_000
 
 
 class NodeEnrichmentWrite(RequestModel):
-    node_id: StoredText = Field(min_length=1, max_length=64)
+    node_id: StoredText = Field(min_length=1, max_length=MAX_NODE_ID)
     enrichment: NodeEnrichment | None = Field(description="null removes the node's enrichment.")
 
 

@@ -9,6 +9,7 @@ with its own parser or chunker hands Arbor the result instead of the bytes.
 from __future__ import annotations
 
 import uuid
+from itertools import pairwise
 
 from pydantic import Field
 from sqlalchemy import ColumnElement, or_, true
@@ -22,8 +23,9 @@ from app.chunks.schemas import MAX_BULK_CHUNKS, ChunkBulkItem, ChunkBulkResult, 
 from app.config import Settings
 from app.documents import repository
 from app.events import service as events
+from app.ingestion.parsers import supported_formats
 from app.ingestion.parsers.base import ParsedDocument
-from app.ingestion.tree import invariant_problems, iter_nodes
+from app.ingestion.tree import MAX_NODE_ID, invariant_problems, iter_nodes
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, ValidationFailed
 from app.kit.schemas import RequestModel
@@ -124,6 +126,7 @@ def _check(kb: KnowledgeBase, body: DocumentTransfer) -> None:
         )
     if body.tree is None:
         return
+    _check_text_and_pages(body.tree)
     problems = invariant_problems(body.tree.root, body.tree.text)
     if problems:
         raise ValidationFailed("The tree does not fit its text: " + "; ".join(problems))
@@ -138,6 +141,32 @@ def _check(kb: KnowledgeBase, body: DocumentTransfer) -> None:
         start, end = chunk.start_offset, chunk.end_offset
         if (start is not None and start > length) or (end is not None and end > length):
             raise ValidationFailed(f"chunks[{position}]'s range runs past the text ({length}).")
+
+
+def _check_text_and_pages(tree: ParsedDocument) -> None:
+    """What parsing guarantees of its output and a tree made elsewhere may lack."""
+    if not tree.text.strip():
+        raise ValidationFailed("The tree's text is empty: there is nothing to search.")
+    if tree.format not in supported_formats():
+        raise ValidationFailed(
+            f"Unknown format {tree.format!r}; one of {', '.join(supported_formats())}."
+        )
+    long_ids = [n.node_id for n in iter_nodes(tree.root) if len(n.node_id) > MAX_NODE_ID]
+    if long_ids:
+        raise ValidationFailed(f"Node ids are at most {MAX_NODE_ID} characters.")
+    if tree.page_count is not None and tree.page_count < 1:
+        raise ValidationFailed("`page_count` counts pages: at least 1.")
+    offsets = tree.page_offsets
+    if offsets is not None and (
+        len(offsets) != tree.page_count
+        or offsets[:1] != [0]
+        or any(b < a for a, b in pairwise(offsets))
+        or offsets[-1] > len(tree.text)
+    ):
+        raise ValidationFailed(
+            "`page_offsets` must give one offset per page (`page_count`), the first 0, in "
+            "order, within the text."
+        )
 
 
 async def _external_id_free(session: AsyncSession, kb: KnowledgeBase, external_id: str) -> None:
@@ -230,6 +259,9 @@ async def import_document(
         visible=or_(visible, Document.__table__.c.id == document.id),
         create_only=True,
     )
+    if body.metadata:
+        # As ingestion does: chunks without metadata of their own carry the document's.
+        await chunks_repository.copy_document_fields(session, document.id, metadata=body.metadata)
     await session.refresh(document)
     events.document_event(session, document, "document.ready", replaced=None)
     return document, written

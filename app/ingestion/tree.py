@@ -134,6 +134,10 @@ TopicNode.model_rebuild()
 DocumentNode.model_rebuild()
 
 
+# The longest node id accepted from outside (imports, enrichment); parsers make 16 characters.
+MAX_NODE_ID = 64
+
+
 def make_node_id(doc_digest: str, kind: NodeKind, start: int, end: int, path: str) -> str:
     """Return a short stable id: the same text and position always give the same id."""
     key = f"{doc_digest}|{kind.value}|{start}|{end}|{path}"
