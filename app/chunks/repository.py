@@ -117,6 +117,16 @@ async def held(
     return (await session.execute(query.limit(1))).first() is not None
 
 
+RESOLVE_ROUNDS = 3
+INSERT_DOCUMENTS_FOR_CHUNKS = text(
+    "INSERT INTO documents (id, project_id, knowledge_base_id, external_id, title, status, "
+    "format) SELECT gen_random_uuid(), :project, :kb, ref, title, 'ready', 'chunks' "
+    "FROM unnest(CAST(:refs AS text[]), CAST(:titles AS text[])) AS t(ref, title) "
+    "ON CONFLICT (knowledge_base_id, external_id) WHERE external_id IS NOT NULL "
+    "DO NOTHING RETURNING id"
+)
+
+
 def _not_writable(ref: str) -> Conflict:
     return Conflict(f"Document {ref!r} is not one this caller may write chunks to.")
 
@@ -143,9 +153,11 @@ async def resolve_documents(
     found: dict[str, uuid.UUID] = {}
     if as_ids:
         existing = await session.execute(
-            select(Document.id, visible.label("readable")).where(
-                Document.knowledge_base_id == kb.id, Document.id.in_(list(as_ids.values()))
-            )
+            select(Document.id, visible.label("readable"))
+            .where(Document.knowledge_base_id == kb.id, Document.id.in_(list(as_ids.values())))
+            # Shared locks until commit: a concurrent DELETE of the document waits for the
+            # chunks to be written (and then removes them) instead of failing their foreign key.
+            .with_for_update(read=True)
         )
         known = {}
         for doc_id, readable in existing.all():
@@ -155,16 +167,13 @@ async def resolve_documents(
         found = {ref: doc_id for ref, doc_id in as_ids.items() if doc_id in known}
     external = [ref for ref in wanted if ref not in found]
     created: set[uuid.UUID] = set()
-    if external:
+    # A holder deleted between the insert (which then did nothing) and the locking read is
+    # gone when the read gets its lock: insert those again. Each round needs such a race.
+    for _ in range(RESOLVE_ROUNDS):
+        if not external:
+            break
         inserted = await session.execute(
-            text(
-                "INSERT INTO documents (id, project_id, knowledge_base_id, external_id, title, "
-                "status, format) SELECT gen_random_uuid(), :project, :kb, ref, title, 'ready', "
-                "'chunks' FROM unnest(CAST(:refs AS text[]), CAST(:titles AS text[])) "
-                "AS t(ref, title) "
-                "ON CONFLICT (knowledge_base_id, external_id) WHERE external_id IS NOT NULL "
-                "DO NOTHING RETURNING id"
-            ),
+            INSERT_DOCUMENTS_FOR_CHUNKS,
             {
                 "project": kb.project_id,
                 "kb": kb.id,
@@ -172,17 +181,20 @@ async def resolve_documents(
                 "titles": [titles.get(ref, "") for ref in external],
             },
         )
-        created = set(inserted.scalars().all())
+        created |= set(inserted.scalars().all())
         rows = await session.execute(
-            select(Document.external_id, Document.id, visible.label("readable")).where(
-                Document.knowledge_base_id == kb.id, Document.external_id.in_(external)
-            )
+            select(Document.external_id, Document.id, visible.label("readable"))
+            .where(Document.knowledge_base_id == kb.id, Document.external_id.in_(external))
+            .with_for_update(read=True)
         )
         for ext, doc_id, readable in rows.all():
             assert ext is not None  # matched on it
             if not readable:
                 raise _not_writable(ext)
             found[ext] = doc_id
+        external = [ref for ref in external if ref not in found]
+    if external:
+        raise Conflict(f"Document {external[0]!r} was deleted while chunks were written to it.")
     return found, created
 
 

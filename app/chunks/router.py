@@ -20,6 +20,7 @@ from app.chunks.schemas import (
     ChunkUpsert,
 )
 from app.db.dependencies import SessionDep
+from app.documents import repository as documents_repository
 from app.documents.dependencies import DocumentDep
 from app.kit.bodies import json_request_body, read_json_model, require_json, require_json_body
 from app.kit.pagination import Page, PageParams, page_params
@@ -196,7 +197,11 @@ async def list_chunks(
     summary="Delete every chunk of the knowledge base (documents stay)",
     responses=problem_responses(404),
 )
-async def clear_chunks(kb: KnowledgeBaseDep, session: SessionDep) -> ChunkDeleteResult:
+async def clear_chunks(
+    kb: KnowledgeBaseDep, session: SessionDep, visible: VisibleDocumentsDep
+) -> ChunkDeleteResult:
+    found = await documents_repository.unreadable_exists(session, kb, visible, holding_chunks=True)
+    documents_repository.refuse_if_unreadable(found, "deleting every chunk")
     return await service.delete(session, kb)
 
 

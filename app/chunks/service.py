@@ -179,12 +179,13 @@ async def upsert_many(
         session, kb, [items[p].text for p in to_embed], embedder
     )
     computed = dict(zip(to_embed, vectors, strict=True))
-    if ids and await repository.held(session, kb, ids, unless=None if create_only else visible):
-        raise ChunkIdInUse(CHUNK_ID_IN_USE)
     titles = {item.doc_id: item.doc_title for item in items if item.doc_title}
+    # Documents first, then chunks: the order a document's DELETE locks them in.
     documents, created = await repository.resolve_documents(
         session, kb, [item.doc_id for item in items], titles, visible=visible
     )
+    if ids and await repository.held(session, kb, ids, unless=None if create_only else visible):
+        raise ChunkIdInUse(CHUNK_ID_IN_USE)
     rows = (
         ChunkRow(
             id=item.chunk_id or uuid.uuid4(),

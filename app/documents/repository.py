@@ -8,13 +8,25 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Any, get_args
 
-from sqlalchemy import ColumnElement, delete, func, null, or_, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    delete,
+    exists,
+    func,
+    not_,
+    null,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.documents.schemas import DocumentStatus
+from app.kit.errors import Forbidden
 from app.kit.filters import Field, FieldKind, FieldMap, compile_filter
 from app.kit.pagination import after_key
-from app.models import Document, Job, KnowledgeBase
+from app.models import Chunk, Document, Job, KnowledgeBase
 from app.search.repository import DOCUMENT_FIELDS_AND_METADATA
 
 # What a document filter (listing, delete-by-filter) may name: search's document fields, the
@@ -250,3 +262,25 @@ async def by_ids(session: AsyncSession, ids: Collection[uuid.UUID]) -> list[Docu
         select(Document).where(Document.id.in_(list(ids))).order_by(Document.id)
     )
     return list(found.all())
+
+
+async def unreadable_exists(
+    session: AsyncSession, kb: KnowledgeBase, visible: ColumnElement[bool], *, holding_chunks: bool
+) -> bool:
+    """Whether the knowledge base has a document the caller cannot read (`visible`); with
+    `holding_chunks`, one that holds chunks."""
+    documents = Document.__table__
+    condition = [documents.c.knowledge_base_id == kb.id, not_(visible)]
+    if holding_chunks:
+        condition.append(exists().where(Chunk.document_id == documents.c.id))
+    return bool(await session.scalar(select(exists().where(*condition))))
+
+
+def refuse_if_unreadable(found: bool, what: str) -> None:
+    """A write that would change documents the caller cannot read is refused, whole."""
+    if found:
+        raise Forbidden(
+            f"This knowledge base holds documents this key cannot read; {what} would change "
+            "them. Use a key that can read them all (an admin key, or one with their "
+            "principals)."
+        )

@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
+from app.events import service as events
 from app.jobs import repository as jobs_repository
 from app.knowledge_bases import service
 from app.knowledge_bases.schemas import KnowledgeBaseCreate, KnowledgeBaseRead
@@ -113,6 +114,15 @@ async def copy_into(
         await session.execute(
             COPY_TREELESS_CHUNKS, {**mapping, "language": data.text_search_language}
         )
+        # Ready at once, as a document the chunk API makes is: announced the same way (those
+        # with a tree are announced by the pipeline when they are ready).
+        ready = await session.scalars(
+            select(Document).where(
+                Document.knowledge_base_id == created.id, Document.tree.is_(None)
+            )
+        )
+        for document in ready.all():
+            events.document_event(session, document, "document.ready", replaced=None)
     queued = (
         await session.execute(
             QUEUE_INGESTION, {"target": created.id, "max_attempts": settings.job_max_attempts}

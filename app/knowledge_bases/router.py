@@ -12,6 +12,7 @@ from app.auth.dependencies import (
     require_scope_by_method,
 )
 from app.db.dependencies import SessionDep
+from app.documents import repository as documents_repository
 from app.kit.bodies import require_json_body
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
@@ -95,7 +96,11 @@ async def update_knowledge_base(
     summary="Delete a knowledge base with all its documents and chunks",
     responses=problem_responses(404),
 )
-async def delete_knowledge_base(kb: KnowledgeBaseDep, session: SessionDep) -> None:
+async def delete_knowledge_base(
+    kb: KnowledgeBaseDep, session: SessionDep, visible: VisibleDocumentsDep
+) -> None:
+    found = await documents_repository.unreadable_exists(session, kb, visible, holding_chunks=False)
+    documents_repository.refuse_if_unreadable(found, "deleting the knowledge base")
     await service.delete(session, kb)
 
 

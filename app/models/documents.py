@@ -41,8 +41,9 @@ class Document(UUIDPrimaryKey, Timestamps, Base):
     content_sha256: Mapped[str | None] = mapped_column(String(64))
     size_bytes: Mapped[int] = mapped_column(default=0)
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
-    access: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
-    tree: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    # None is SQL NULL, not JSON null: SQL asks `tree IS NULL` (a document without a tree).
+    access: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
+    tree: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
     status: Mapped[str] = mapped_column(String(16), default="queued")
     error: Mapped[str | None]
     chunk_count: Mapped[int] = mapped_column(default=0)

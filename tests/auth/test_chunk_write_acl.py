@@ -92,3 +92,21 @@ async def test_an_import_never_takes_over_chunk_ids(client: httpx.AsyncClient) -
         assert response.status_code == 409, response.text
         assert response.json()["type"].endswith("/chunk-id-in-use")
     assert await ann_sees(client, world) == ["Ann's salary review notes."]
+
+
+async def test_wholesale_deletes_refuse_what_they_cannot_read(client: httpx.AsyncClient) -> None:
+    world = await setup(client)
+    cleared = await client.delete("/v1/knowledge-bases/kb/chunks", headers=bearer(world["bob"]))
+    dropped = await client.delete("/v1/knowledge-bases/kb", headers=bearer(world["bob"]))
+    for response in (cleared, dropped):
+        assert response.status_code == 403, response.text
+        assert "cannot read" in response.json()["detail"]
+    assert await ann_sees(client, world) == ["Ann's salary review notes."]
+    # Ann reads everything in it: both are hers to do.
+    assert (
+        await client.delete("/v1/knowledge-bases/kb/chunks", headers=bearer(world["ann"]))
+    ).is_success
+    assert await ann_sees(client, world) == []
+    assert (
+        await client.delete("/v1/knowledge-bases/kb", headers=bearer(world["ann"]))
+    ).status_code == 204
