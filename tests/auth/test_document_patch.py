@@ -14,10 +14,8 @@ from typing import Any
 import httpx
 import numpy as np
 import pytest
-from pydantic import SecretStr
 
 from app.chunks import repository as chunks_repository
-from app.config import Settings
 from tests.auth.helpers import ADMIN_KEY, bearer, create_key
 from tests.fakes import FakeEmbedders, HashEmbedder
 from tests.helpers import wait_ready
@@ -33,17 +31,6 @@ Wombats dig long burrows with several entrances, and they sleep in them through 
 
 They graze on grasses, roots and bark at night, and they need little water to live on.
 """
-
-
-@pytest.fixture
-def settings(database_url: str) -> Settings:
-    # Keys required, so that access lists and scopes are in play; `api` acts as the admin.
-    return Settings(
-        env="test",
-        database_url=database_url,
-        admin_key=SecretStr(ADMIN_KEY),
-        rate_limit_per_minute=0,
-    )
 
 
 @pytest.fixture
