@@ -27,6 +27,13 @@ UNAVAILABLE = "https://arbor.dev/problems/database-unavailable"
 
 
 @pytest.fixture
+def settings(database_url: str) -> Settings:
+    # No job loops or webhook dispatcher: one of them polling could meet a dropped connection
+    # before the request under test does, and the pool would then hand that request a new one.
+    return Settings(env="test", database_url=database_url, workers=0)
+
+
+@pytest.fixture
 async def cut_off() -> AsyncIterator[httpx.AsyncClient]:
     """The API over a database URL that refuses connections (no job loops)."""
     settings = Settings(env="test", database_url=CLOSED_PORT_URL, workers=0)
