@@ -409,7 +409,12 @@ def _datetime(value: Any, loc: Loc) -> datetime:
             except ValueError:
                 parsed = None
         if parsed is not None:
-            return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+            parsed = parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+            try:
+                # The database compares in UTC: a date at the calendar's edge must fit there.
+                return parsed.astimezone(UTC)
+            except OverflowError:
+                raise FilterError("the date falls outside years 1-9999 in UTC", loc) from None
     raise FilterError("expected an ISO 8601 date or date-time string (UTC when no offset)", loc)
 
 

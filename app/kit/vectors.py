@@ -28,3 +28,12 @@ def vector_base64(values: Sequence[float] | np.ndarray) -> str:
     """The vector as base64 of its little-endian float32 bytes, the form vectors may be sent in
     (OpenAI's `encoding_format: "base64"`)."""
     return base64.b64encode(np.asarray(values, dtype="<f4").tobytes()).decode()
+
+
+def unit_vector(values: Sequence[float]) -> list[float]:
+    """`values` scaled to length 1, computed in float64 (any finite, non-zero input)."""
+    array = np.asarray(values, dtype=np.float64)
+    scale = np.abs(array).max()
+    scaled = array / scale  # first, so that squaring tiny components cannot underflow
+    unit: list[float] = (scaled / np.linalg.norm(scaled)).tolist()
+    return unit

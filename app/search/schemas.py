@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from app.ingestion.tree import Entity
 from app.kit.schemas import RequestModel
 from app.kit.strings import StoredText
-from app.kit.vectors import as_float32, vector_problem
+from app.kit.vectors import as_float32, unit_vector, vector_problem
 
 MAX_QUERY_CHARS = 20_000
 MAX_VECTOR_DIMS = 16_000
@@ -126,6 +126,10 @@ class SearchOptions(RequestModel):
             problem = vector_problem(as_float32(vector))
             if problem is not None:
                 raise ValueError(f"the vector {problem}")
+            # Cosine ignores length, but float32 arithmetic in the database does not: a norm
+            # that overflows or underflows there gave null or constant scores. Unit length,
+            # computed in float64, is the same query without that.
+            return unit_vector(vector)
         return vector
 
     @model_validator(mode="after")

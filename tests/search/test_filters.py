@@ -205,6 +205,8 @@ BAD: list[tuple[Any, str]] = [
     ({"$and": {"format": "pdf"}}, "non-empty list"),
     ({"$or": ["format"]}, "expected an object"),
     ({"created_at": {"$gt": "yesterday"}}, "ISO 8601"),
+    ({"created_at": "9999-12-31T23:59:59-01:00"}, "outside years 1-9999"),
+    ({"updated_at": {"$lt": "0001-01-01T00:30:00+01:00"}}, "outside years 1-9999"),
     ({"doc_title": "x\u0000y"}, "NUL"),
     (_deep(12), "nested deeper"),
     ({"$or": [{"chunk_index": i} for i in range(101)]}, "more than 100 conditions"),

@@ -35,6 +35,10 @@ async def test_vector_mode_ranks_by_cosine_similarity(client: httpx.AsyncClient,
     assert scores[:3] == pytest.approx([1.0, 0.6, 0.0], abs=1e-6)
     assert scores[3] == pytest.approx(-1 / (1.04**0.5), abs=1e-6)
     assert found["candidates"] == {"vector": 4, "text": 0, "trigram": 0}
+    # Length does not matter to cosine, at float32's edges neither (they gave null scores).
+    for scale in (3e38, 1e-30):
+        scaled = await search(client, kb, vector=[x * scale for x in Q], mode="vector")
+        assert [hit["score"] for hit in scaled["hits"]] == pytest.approx(scores, abs=1e-6)
 
 
 async def test_text_mode_ranks_by_matched_terms(client: httpx.AsyncClient, kb: Any) -> None:
