@@ -114,13 +114,6 @@ async def test_the_limits_themselves_are_accepted(admin: httpx.AsyncClient) -> N
     assert len(response.json()["vectors"]) == MAX_EMBED_TEXTS
 
 
-@pytest.mark.usefixtures("kb")
-async def test_not_json_is_415(admin: httpx.AsyncClient) -> None:
-    response = await admin.post(EMBED, content=b"texts", headers={"content-type": "text/plain"})
-    assert response.status_code == 415
-    assert response.json()["type"].endswith("/unsupported-media-type")
-
-
 async def test_a_knowledge_base_without_an_embedder_is_409(admin: httpx.AsyncClient) -> None:
     created = await admin.post(
         KBS, json={"name": "bare", "embedding": {"provider": "none", "dimensions": 8}}

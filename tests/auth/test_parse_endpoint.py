@@ -325,12 +325,6 @@ async def test_bad_form_fields_are_422(
     assert message in response.json()["detail"]
 
 
-async def test_other_media_types_are_415(admin: httpx.AsyncClient) -> None:
-    response = await admin.post(PARSE, content=b"hello", headers={"content-type": "text/plain"})
-    assert response.status_code == 415
-    assert response.json()["type"].endswith("/unsupported-media-type")
-
-
 @pytest.mark.usefixtures("kb")
 async def test_the_upload_size_limit_applies(
     admin: httpx.AsyncClient, app: FastAPI, monkeypatch: pytest.MonkeyPatch
