@@ -616,7 +616,10 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
     assert plan.trigram_query is not None
     needle = bindparam("trigram_query", plan.trigram_query, String)
     similarity = func.word_similarity(needle, chunks.c.text, type_=Float)
-    wanted = plan.offset + plan.limit
+    # Whether the fallback runs must not depend on the offset: every page sees one pool. And
+    # full text that filled its candidates found enough: the fallback would only re-find the
+    # matches cut off by that limit, level with the weakest kept one.
+    wanted = min(plan.limit, plan.candidates)
     sides = []
     for index, target in enumerate(plan.targets):
         side = (
@@ -832,7 +835,9 @@ def statement(plan: Plan) -> Select[Any]:
     if plan.threshold is not None:
         page_query = page_query.where(fused.c.score >= plan.threshold)
     page = (
-        page_query.order_by(fused.c.score.desc(), fused.c.id)
+        # A trigram hit can score level with the weakest full-text hit (similarity 1 times
+        # that score); the kind keeps it after it, as the text side ranks them.
+        page_query.order_by(fused.c.score.desc(), fused.c.text_kind.asc().nulls_first(), fused.c.id)
         .limit(plan.limit)
         .offset(plan.offset)
         .subquery("page")
@@ -889,7 +894,7 @@ def statement(plan: Plan) -> Select[Any]:
     return (
         select(counts, hits)
         .select_from(counts.outerjoin(hits, true()))
-        .order_by(hits.c.score.desc(), hits.c.id)
+        .order_by(hits.c.score.desc(), hits.c.text_kind.asc().nulls_first(), hits.c.id)
     )
 
 

@@ -72,7 +72,15 @@ class SearchOptions(RequestModel):
     )
     mode: SearchMode = Field(default=SearchMode.HYBRID)
     top_k: int = Field(default=10, ge=1, le=200, description="Hits to return.")
-    offset: int = Field(default=0, ge=0, le=10_000, description="Hits to skip (paging).")
+    offset: int = Field(
+        default=0,
+        ge=0,
+        le=10_000,
+        description="Hits to skip (paging). Every page of one query ranks the same pool (each "
+        "side's best `candidates`; with rerank or MMR the best max(rerank_depth, top_k) fused "
+        "hits), so pages never repeat or skip a hit; a page shorter than top_k "
+        "is the last. Raise `candidates` (or `rerank_depth`) to page deeper.",
+    )
     score_threshold: float | None = Field(
         default=None,
         description="Drop hits whose returned `score` is below this (see docs/search.md for the "
@@ -92,8 +100,11 @@ class SearchOptions(RequestModel):
     vector_weight: float = Field(
         default=0.5, ge=0, le=1, description="Weight of the vector side in fusion."
     )
-    candidates: int = Field(
-        default=100, ge=1, le=1000, description="Candidates taken from each side before fusion."
+    candidates: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="Candidates taken from each side before fusion; default max(100, top_k).",
     )
     text_match: TextMatch = Field(
         default=TextMatch.ANY,
@@ -116,7 +127,8 @@ class SearchOptions(RequestModel):
         default=50,
         ge=1,
         le=500,
-        description="How many of the best hits rerank and MMR reconsider (at least offset+top_k).",
+        description="How many of the best hits rerank and MMR reconsider (at least top_k); "
+        "pages with an offset come from this one pool.",
     )
 
     @field_validator("vector")

@@ -46,6 +46,8 @@ from app.search.text_statistics import TermStatistics
 # Queries of at most this many words also get a trigram fallback (typos, partial words) when
 # full text finds fewer hits than asked for.
 TRIGRAM_MAX_WORDS = 3
+# Candidates per side unless the request says: at least a page of them.
+DEFAULT_CANDIDATES = 100
 MIN_EF_SEARCH = 40
 MAX_EF_SEARCH = 1000
 # A knowledge base's chunk count (N in inverse document frequency) and common-term statistics
@@ -193,9 +195,15 @@ async def search(
     if mode is SearchMode.HYBRID and query is None:
         mode, degraded = SearchMode.VECTOR, "no query text"
 
+    # Pages come from one pool whatever the offset: each side's best `depth`, or the best
+    # `pool` fused hits that rerank or MMR reorder. A pool that grew with the offset changed
+    # the min-max normalisation, the pruning and the fallback from page to page, so
+    # consecutive pages repeated and skipped hits (QA). A page shorter than top_k is the last.
+    depth = options.candidates or max(DEFAULT_CANDIDATES, options.top_k)
+    pool = max(options.rerank_depth, options.top_k)
     prepared = await repository.prepare(
         session,
-        ef_search=ef_search_for(options.candidates, options.ef_search),
+        ef_search=ef_search_for(depth, options.ef_search),
         query=query,
         languages=[kb.text_search_language for kb in kbs],
         websearch=options.text_match is TextMatch.WEBSEARCH,
@@ -223,7 +231,7 @@ async def search(
                 *statistics.get(kb.id, (0, None)),
                 # A filter drops matched chunks after the budget is spent: no pruning then.
                 prune=unconditioned,
-                wanted=max(options.candidates, wanted),
+                wanted=depth,
             )
             for kb in kbs
         ],
@@ -234,12 +242,12 @@ async def search(
         if use_text and short_query
         else None,
         condition=condition,
-        candidates=options.candidates,
+        candidates=depth,
         hybrid=mode is SearchMode.HYBRID,
         rrf=options.fusion is Fusion.RRF,
         vector_weight=options.vector_weight,
         threshold=None if options.rerank else options.score_threshold,
-        limit=max(options.rerank_depth, wanted) if pooled else options.top_k,
+        limit=pool if pooled else options.top_k,
         offset=0 if pooled else options.offset,
         with_vectors=Include.VECTORS in options.include or options.mmr is not None,
         check_documents=not unconditioned or prepared.failed_with_chunks,
