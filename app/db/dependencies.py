@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Annotated
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.dependencies import CallerDep
 from app.db.engine import Database
+
+F = TypeVar("F", bound=Callable[..., Any])
+_ONE_SNAPSHOT = "_arbor_one_snapshot"
+
+
+def one_snapshot(endpoint: F) -> F:
+    """Mark a route whose request reads in one snapshot (`Database.transaction`): its
+    statements, and the dependencies' before them, all see the same committed state."""
+    setattr(endpoint, _ONE_SNAPSHOT, True)
+    return endpoint
 
 
 def get_database(request: Request) -> Database:
@@ -23,7 +33,9 @@ async def get_session(request: Request, caller: CallerDep) -> AsyncIterator[Asyn
     Scoped to the caller's project (and its key's knowledge bases) by row-level security.
     """
     async with get_database(request).transaction(
-        project_id=caller.project.id, knowledge_bases=caller.knowledge_bases
+        project_id=caller.project.id,
+        knowledge_bases=caller.knowledge_bases,
+        one_snapshot=getattr(request.scope.get("endpoint"), _ONE_SNAPSHOT, False),
     ) as session:
         yield session
 

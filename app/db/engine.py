@@ -70,6 +70,7 @@ class Database:
         *,
         project_id: uuid.UUID | None = None,
         knowledge_bases: Collection[uuid.UUID] | None = None,
+        one_snapshot: bool = False,
     ) -> AsyncIterator[AsyncSession]:
         """One session, committed once when the block ends without error, rolled back otherwise.
 
@@ -78,12 +79,20 @@ class Database:
         passes its caller's project, and a job's handler runs inside `acting_for` its project.
         Without either, the transaction is the service's own: the job queue, key lookup,
         project administration.
+
+        `one_snapshot` runs the transaction at REPEATABLE READ: every statement sees the
+        database as the first one did, as a read made of several statements must (search
+        decides documents first and scores their chunks after; under READ COMMITTED a new
+        version committed in between left it with no document to score).
         """
         scope = ambient_scope()
         if project_id is not None:
             kbs = None if knowledge_bases is None else frozenset(knowledge_bases)
             scope = TenantScope(project_id, kbs)
         async with self.sessionmaker() as session, session.begin():
+            if one_snapshot:
+                # Before any statement: the level is part of the transaction's BEGIN.
+                await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             if scope is not None:
                 await enter_scope(session, scope)
             yield session

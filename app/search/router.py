@@ -8,7 +8,7 @@ from app.audit.middleware import note_hits
 from app.auth.callers import Scope
 from app.auth.dependencies import VisibleDocumentsDep, require_scope
 from app.chunks.dependencies import EmbedderFactoryDep
-from app.db.dependencies import SessionDep
+from app.db.dependencies import SessionDep, one_snapshot
 from app.kit.bodies import require_json_body
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
@@ -38,6 +38,7 @@ router = APIRouter(
     responses=problem_responses(404, 422, 503),
     dependencies=[require_json_body],
 )
+@one_snapshot
 async def search_knowledge_base(
     request: Request,
     data: SearchRequest,
@@ -65,6 +66,7 @@ async def search_knowledge_base(
     responses=problem_responses(404, 422),
     dependencies=[require_json_body],
 )
+@one_snapshot
 async def chunk_contexts(
     data: ChunkContextRequest,
     kb: KnowledgeBaseDep,
@@ -81,6 +83,7 @@ async def chunk_contexts(
     responses=problem_responses(404, 422, 503),
     dependencies=[require_json_body],
 )
+@one_snapshot
 async def search_knowledge_bases(
     request: Request,
     data: MultiSearchRequest,
