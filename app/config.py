@@ -35,6 +35,10 @@ class Settings(BaseSettings):
     # A chunk bulk request's body (`POST .../chunks/bulk`): 50,000 chunks of about 1,000
     # characters with base64 vectors take about 150 MB, with vectors as JSON numbers 250 MB.
     max_bulk_bytes: int = 256 * 1024 * 1024
+    # Any other JSON body, which FastAPI reads whole and parses into Python objects (about ten
+    # times its size in memory): the largest legitimate one, an enrichment PATCH of thousands
+    # of nodes or 128 texts to embed, stays well under it.
+    max_json_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     default_page_size: int = 20
     # Background ingestion: in-process workers (0: only `arbor worker` processes run jobs).
     workers: int = 4

@@ -37,6 +37,7 @@ from app.health.router import Check
 from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
 from app.jobs.worker import WorkerPool
+from app.kit.bodies import JsonBodyLimit
 from app.kit.heap import freeze_startup_heap
 from app.kit.paths import UnstorablePathMiddleware
 from app.kit.periodic import every
@@ -176,6 +177,7 @@ def create_app(
         embedder_factory = registry_embedders
     app.state.embedder_factory = embedder_factory
     install_problem_handlers(app)
+    app.add_middleware(JsonBodyLimit, limit=settings.max_json_body_bytes)
     app.add_middleware(AuditMiddleware)
     # Outermost: a path no resource can have is answered before anything records or reads it.
     app.add_middleware(UnstorablePathMiddleware)

@@ -22,7 +22,13 @@ from app.chunks.schemas import (
 from app.db.dependencies import SessionDep
 from app.documents import repository as documents_repository
 from app.documents.dependencies import DocumentDep
-from app.kit.bodies import json_request_body, read_json_model, require_json, require_json_body
+from app.kit.bodies import (
+    json_request_body,
+    read_json_model,
+    reads_body_by_hand,
+    require_json,
+    require_json_body,
+)
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
@@ -87,6 +93,7 @@ async def upsert_chunk(
     openapi_extra=json_request_body(ChunkBulkUpsert),
     responses=problem_responses(404, 409, 413, 415, 422),
 )
+@reads_body_by_hand
 async def bulk_upsert_chunks(
     request: Request,
     kb: KnowledgeBaseDep,

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from typing import Annotated, Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import Annotated
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.dependencies import CallerDep
 from app.db.engine import Database
+from app.kit.endpoints import EndpointFlag
 
-F = TypeVar("F", bound=Callable[..., Any])
-_ONE_SNAPSHOT = "_arbor_one_snapshot"
-
-
-def one_snapshot(endpoint: F) -> F:
-    """Mark a route whose request reads in one snapshot (`Database.transaction`): its
-    statements, and the dependencies' before them, all see the same committed state."""
-    setattr(endpoint, _ONE_SNAPSHOT, True)
-    return endpoint
+# A route whose request reads in one snapshot (`Database.transaction`): its statements, and
+# its dependencies' before them, all see the same committed state.
+one_snapshot = EndpointFlag("one_snapshot")
 
 
 def get_database(request: Request) -> Database:
@@ -35,7 +30,7 @@ async def get_session(request: Request, caller: CallerDep) -> AsyncIterator[Asyn
     async with get_database(request).transaction(
         project_id=caller.project.id,
         knowledge_bases=caller.knowledge_bases,
-        one_snapshot=getattr(request.scope.get("endpoint"), _ONE_SNAPSHOT, False),
+        one_snapshot=one_snapshot.marks(request.scope),
     ) as session:
         yield session
 

@@ -29,7 +29,7 @@ from app.documents.schemas import (
 )
 from app.documents.upload import precheck, read_json, read_json_batch, read_multipart
 from app.ingestion.tree import AnyNode
-from app.kit.bodies import json_request_body, require_json, require_json_body
+from app.kit.bodies import json_request_body, reads_body_by_hand, require_json, require_json_body
 from app.kit.errors import AppError, UnsupportedMediaType, ValidationFailed
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
@@ -91,6 +91,7 @@ UPLOAD_BODY: dict[str, Any] = {
         **problem_responses(400, 404, 413, 415, 422),
     },
 )
+@reads_body_by_hand
 async def create_document(
     request: Request,
     kb: KnowledgeBaseDep,
@@ -154,6 +155,7 @@ async def create_document(
         **problem_responses(400, 404, 413, 415, 422),
     },
 )
+@reads_body_by_hand
 async def create_documents(
     request: Request, kb: KnowledgeBaseDep, database: DatabaseDep, visible: VisibleDocumentsDep
 ) -> JSONResponse:

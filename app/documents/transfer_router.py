@@ -16,7 +16,7 @@ from app.documents import service, transfer
 from app.documents.dependencies import DocumentDep
 from app.documents.schemas import DocumentRead
 from app.documents.transfer import DocumentTransfer
-from app.kit.bodies import json_request_body, read_json_model, require_json
+from app.kit.bodies import json_request_body, read_json_model, reads_body_by_hand, require_json
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 
@@ -65,6 +65,7 @@ async def export_document(
         **problem_responses(409, 413, 415, 422),
     },
 )
+@reads_body_by_hand
 async def import_document(
     request: Request,
     kb: KnowledgeBaseDep,

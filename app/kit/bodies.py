@@ -12,10 +12,66 @@ from typing import Any, TypeVar
 
 from fastapi import Depends, Request
 from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.kit.endpoints import EndpointFlag
 from app.kit.errors import PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 
 M = TypeVar("M", bound=BaseModel)
+
+# A route that reads its body itself, with its own configured limit (`limited_stream`): the
+# service-wide limit of `JsonBodyLimit` does not apply to it.
+reads_body_by_hand = EndpointFlag("reads_body_by_hand")
+
+
+class BodyTooLarge(HTTPException):
+    """Raised while FastAPI reads a body: an HTTPException, which FastAPI passes on to the
+    problem handlers (any other error there becomes its 400 "error parsing the body")."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"The request body is larger than the limit of {limit} bytes.")
+
+
+class JsonBodyLimit:
+    """ASGI middleware: a body over `limit` bytes is a 413, by its Content-Length before any
+    byte is read, else as soon as the bytes received pass it, so FastAPI never holds (and
+    parses) more. Starlette's own `max_body_size` answers a declared oversize body in plain
+    text, replacing the problem+json a handler made, hence this.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            # Called once routing chose the endpoint: bodies are read by the route.
+            if reads_body_by_hand.marks(scope):
+                return await receive()
+            if received == 0 and _declared_length(scope) > self.limit:
+                raise BodyTooLarge(self.limit)
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise BodyTooLarge(self.limit)
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+
+def _declared_length(scope: Scope) -> int:
+    for name, value in scope["headers"]:
+        if name == b"content-length" and value.isdigit():
+            return int(value)
+    return 0
 
 
 def json_request_body(model: type[BaseModel]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from app.auth.callers import Caller, Scope
 from app.auth.dependencies import CallerDep, require_scope
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.documents.upload import Upload, precheck, read_multipart
-from app.kit.bodies import invalid_body, read_json_model
+from app.kit.bodies import invalid_body, read_json_model, reads_body_by_hand
 from app.kit.errors import UnsupportedMediaType, ValidationFailed
 from app.kit.problems import problem_responses
 from app.knowledge_bases import service as knowledge_bases
@@ -95,6 +95,7 @@ def parse_slots(request: Request) -> asyncio.Semaphore:
         **problem_responses(400, 404, 413, 415, 422),
     },
 )
+@reads_body_by_hand
 async def parse_document(
     request: Request, caller: CallerDep, embedders: EmbedderFactoryDep
 ) -> Response:
