@@ -36,7 +36,6 @@ from app.config import Settings  # noqa: E402
 from app.db.embedded import EmbeddedPostgres  # noqa: E402
 from app.db.engine import Database  # noqa: E402
 from app.db.migrate import upgrade_to_head  # noqa: E402
-from app.db.tenancy import TenantScope, enter_scope  # noqa: E402
 from app.kit.heap import freeze_startup_heap  # noqa: E402
 from app.knowledge_bases import service as knowledge_bases  # noqa: E402
 from app.knowledge_bases.schemas import EmbeddingConfig, KnowledgeBaseCreate  # noqa: E402
@@ -168,9 +167,9 @@ async def timed_search(
     db: Database, kb: KnowledgeBase, options: SearchOptions
 ) -> tuple[float, Any]:
     started = time.perf_counter()
-    async with db.transaction() as session:
-        # As a request does: the app role, row-level security, the tenant view of chunks.
-        await enter_scope(session, TenantScope(kb.project_id))
+    # As a search request does: one snapshot, the app role, row-level security, the tenant
+    # view of chunks.
+    async with db.transaction(project_id=kb.project_id, one_snapshot=True) as session:
         found = await service.search(
             session, [kb], options, embedders=lambda _: None, reranker=None
         )
