@@ -33,6 +33,7 @@ from sqlalchemy import (
     literal,
     literal_column,
     null,
+    or_,
     select,
     text,
     true,
@@ -163,7 +164,8 @@ class Plan:
     dimensions: int
     vector: Sequence[float] | None
     use_text: bool
-    trigram_query: str | None
+    # The words the trigram fallback looks for, each on its own (none: no fallback).
+    trigram_words: Sequence[str]
     condition: ColumnElement[bool]
     candidates: int
     hybrid: bool
@@ -613,9 +615,19 @@ def _text_completion(
 
 
 def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
-    assert plan.trigram_query is not None
-    needle = bindparam("trigram_query", plan.trigram_query, String)
-    similarity = func.word_similarity(needle, chunks.c.text, type_=Float)
+    """Chunks whose words are like the query's words: the mean of each word's similarity
+    (`word_similarity`) passes the threshold, as one word's must. One needle of all the words
+    matched only where they stood side by side: two misspelled words apart in a chunk found
+    nothing."""
+    assert plan.trigram_words
+    words = [bindparam(f"trigram_{i}", word, String) for i, word in enumerate(plan.trigram_words)]
+    similarity = sum(
+        (func.word_similarity(word, chunks.c.text, type_=Float) for word in words[1:]),
+        func.word_similarity(words[0], chunks.c.text, type_=Float),
+    ) / float(len(words))
+    # One GIN trigram probe per word (a BitmapOr), then the mean decides.
+    like_any = or_(*(word.op("<%", is_comparison=True)(chunks.c.text) for word in words))
+    like_all = and_(like_any, similarity >= TRIGRAM_THRESHOLD)
     # Whether the fallback runs must not depend on the offset: every page sees one pool. And
     # full text that filled its candidates found enough: the fallback would only re-find the
     # matches cut off by that limit, level with the weakest kept one.
@@ -626,7 +638,7 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
             _scope(target, plan, index)
             .add_columns(chunks.c.id.label("id"), similarity.label("score"))
             .where(
-                needle.op("<%", is_comparison=True)(chunks.c.text),
+                like_all,
                 chunks.c.id.not_in(select(fulltext.c.id)),
                 # Runs only when full text found too little (a one-time filter).
                 select(func.count()).select_from(fulltext).scalar_subquery() < wanted,
@@ -647,7 +659,7 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
 
 def _text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE | None]:
     fulltext, completion = _text_cte(plan, vector)
-    trigram = _trigram_cte(plan, fulltext) if plan.trigram_query is not None else None
+    trigram = _trigram_cte(plan, fulltext) if plan.trigram_words else None
     parts = [select(fulltext.c.id, fulltext.c.score, literal(0, Integer).label("kind"))]
     if trigram is not None:
         # Trigram hits rank after every full-text hit: scaled below the weakest of them.
@@ -916,7 +928,7 @@ def shape(plan: Plan) -> tuple[Any, ...] | None:
         plan.dimensions,
         plan.vector is not None,
         plan.use_text,
-        plan.trigram_query is not None,
+        len(plan.trigram_words),
         plan.candidates,
         plan.rrf,
         plan.vector_weight,
@@ -944,8 +956,8 @@ def bound_values(plan: Plan) -> dict[str, Any]:
             values[f"n_{index}"] = target.chunk_count
     if plan.vector is not None:
         values["query_vector"] = _vector_values(plan.vector)
-    if plan.use_text and plan.trigram_query is not None:
-        values["trigram_query"] = plan.trigram_query
+    if plan.use_text:
+        values |= {f"trigram_{i}": word for i, word in enumerate(plan.trigram_words)}
     queries = {t.tsquery for t in plan.targets if t.tsquery is not None}
     if len(queries) == 1:
         values["headline_q"] = queries.pop()

@@ -131,14 +131,14 @@ async def _chosen_documents(
     )
 
 
-def trigram_needle(parsed: repository.TextQuery) -> str | None:
+def trigram_words(parsed: repository.TextQuery) -> list[str]:
     """What the trigram fallback looks for: the query's lexemes, stop words left out.
 
     The fallback is for misspelled or unindexed content words; with "There is an" as the
     needle, every chunk shares its trigrams and the fallback took 4 s over 100,000 chunks
     (bench data); a query of stop words only has nothing to look for.
     """
-    return " ".join(parsed.lexemes) or None
+    return list(dict.fromkeys(parsed.lexemes))[:TRIGRAM_MAX_WORDS]
 
 
 async def search_many(
@@ -238,9 +238,9 @@ async def search(
         dimensions=first.embedding_dimensions,
         vector=vector if mode is not SearchMode.TEXT else None,
         use_text=use_text,
-        trigram_query=trigram_needle(parsed[first.text_search_language])
+        trigram_words=trigram_words(parsed[first.text_search_language])
         if use_text and short_query
-        else None,
+        else [],
         condition=condition,
         candidates=depth,
         hybrid=mode is SearchMode.HYBRID,

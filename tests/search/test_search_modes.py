@@ -255,3 +255,17 @@ async def test_vector_search_above_2000_dimensions_uses_halfvec(
     found = await search(client, big, vector=unit([1, 0], dims=3072), mode="vector")
     assert titles(found) == ["near", "middle", "far"]
     assert found["hits"][0]["score"] == pytest.approx(1 / (1.01**0.5), abs=1e-3)
+
+
+async def test_trigram_fallback_finds_misspelled_words_apart(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """Each word of a short query is looked for on its own: the two misspellings stand apart
+    in the chunk; a chunk like only one of the words is not like the query."""
+    kb = await create_kb(client, "typos")
+    await add_document(app, kb, ["Geothermal plants run day and night near volcanoes"], title="far")
+    await add_document(app, kb, ["Volcanoes erupt"], title="one word")
+    found = await search(client, kb, query="geotermal volcanoz", mode="text", include=["explain"])
+    assert titles(found) == ["far"]
+    assert found["candidates"]["trigram"] == 1
+    assert found["hits"][0]["explain"]["text_match"] == "trigram"

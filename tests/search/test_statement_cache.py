@@ -44,7 +44,7 @@ def plan(targets: list[Target], **changes: Any) -> Plan:
         dimensions=3,
         vector=[0.1, 0.2, 0.3],
         use_text=True,
-        trigram_query=None,
+        trigram_words=[],
         condition=true(),
         candidates=100,
         hybrid=True,
@@ -73,8 +73,8 @@ SHAPES: dict[str, tuple[Plan, Plan]] = {
     ),
     "hybrid, rrf": (plan(one_target("root"), rrf=True), plan(one_target("bark"), rrf=True)),
     "hybrid, trigram fallback": (
-        plan(one_target("root"), trigram_query="root"),
-        plan(one_target("sap"), trigram_query="sap"),
+        plan(one_target("root"), trigram_words=["root"]),
+        plan(one_target("sap"), trigram_words=["sap"]),
     ),
     "vector only": (
         plan(one_target("root"), use_text=False, hybrid=False),
