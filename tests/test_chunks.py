@@ -419,3 +419,19 @@ async def test_a_document_the_chunk_api_makes_is_announced_once(
     assert len(events) == 1  # made by the first request; the second added to it
     data = events[0]["data"]
     assert (data["external_id"], data["title"], data["chunk_count"]) == ("notes", "Notes", 3)
+
+
+@pytest.mark.parametrize(
+    "field", ["chunk_index", "depth", "page_start", "page_end", "start_offset", "end_offset"]
+)
+async def test_integers_past_the_column_range_are_422(
+    client: httpx.AsyncClient, kb: dict[str, object], field: str
+) -> None:
+    """The columns are Postgres integers: 2**31 overflowed when written (a 500)."""
+    body = {"doc_id": "big", "text": "hello", field: 2**31}
+    response = await client.put(f"/v1/knowledge-bases/kb/chunks/{uuid.uuid4()}", json=body)
+    assert response.status_code == 422, response.text
+    assert field in response.text
+    bulk = await client.post("/v1/knowledge-bases/kb/chunks/bulk", json={"chunks": [body]})
+    assert bulk.status_code == 422, bulk.text
+    assert (await client.get("/v1/knowledge-bases/kb/documents/big")).status_code == 404

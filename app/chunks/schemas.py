@@ -15,19 +15,26 @@ MAX_CHUNK_CHARS = 100_000
 MAX_BULK_CHUNKS = 50_000
 
 
+# The columns are Postgres `integer`: a larger number is a 422 here, not an overflow (a 500)
+# when the row is written.
+INT4_MAX = 2**31 - 1
+
+
 class ChunkLineage(BaseModel):
     """Where a chunk came from in its document's tree (seed 000's ChunkRecord)."""
 
-    chunk_index: int = Field(default=0, ge=0)
+    chunk_index: int = Field(default=0, ge=0, le=INT4_MAX)
     node_path: list[str] = Field(default_factory=list, description="Node ids, root to leaf.")
-    depth: int = Field(default=0, ge=0)
+    depth: int = Field(default=0, ge=0, le=INT4_MAX)
     leaf_node_id: str | None = None
     section_titles: list[str] = Field(default_factory=list)
     doc_title: str = ""
-    page_start: int | None = Field(default=None, ge=1)
-    page_end: int | None = Field(default=None, ge=1)
-    start_offset: int | None = Field(default=None, ge=0, description="Unicode code points.")
-    end_offset: int | None = Field(default=None, ge=0)
+    page_start: int | None = Field(default=None, ge=1, le=INT4_MAX)
+    page_end: int | None = Field(default=None, ge=1, le=INT4_MAX)
+    start_offset: int | None = Field(
+        default=None, ge=0, le=INT4_MAX, description="Unicode code points."
+    )
+    end_offset: int | None = Field(default=None, ge=0, le=INT4_MAX)
 
 
 class ChunkContent(ChunkLineage, RequestModel):

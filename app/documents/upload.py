@@ -81,6 +81,11 @@ def _json_object(raw: str | None, name: str) -> dict[str, Any] | None:
         return None
     try:
         value = json.loads(raw)
+    except RecursionError as exc:
+        # json.loads recurses per level: thousands of levels exhaust the stack (was a 500).
+        raise ValidationFailed(
+            f"Form field {name!r} is nested deeper than JSON values may be (32 levels)."
+        ) from exc
     except ValueError as exc:
         raise ValidationFailed(f"Form field {name!r} must be a JSON object.") from exc
     if not isinstance(value, dict):

@@ -201,6 +201,8 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 UNIQUE_VIOLATION = "23505"
+# Deadlock detected; could not serialize access.
+RETRYABLE = frozenset({"40P01", "40001"})
 
 
 async def _integrity_error(request: Request, exc: Exception) -> JSONResponse:
@@ -239,6 +241,20 @@ async def _database_error(request: Request, exc: Exception) -> JSONResponse:
             "The request holds text the database cannot store: a NUL character (\\u0000) "
             "or a lone UTF-16 surrogate.",
             instance=request.url.path,
+        )
+    if getattr(exc.orig, "sqlstate", None) in RETRYABLE:
+        # Two transactions waited on each other (a delete racing a document's ingestion, seen
+        # in QA): Postgres rolled this one back whole; nothing of it was kept, and the same
+        # request again succeeds.
+        logger.warning("%s on %s %s", exc.orig, request.method, request.url.path)
+        return problem_response(
+            409,
+            "retryable-conflict",
+            "Conflict with a concurrent change",
+            "A concurrent change to the same rows made the database roll this request back; "
+            "nothing of it was kept. Send it again.",
+            instance=request.url.path,
+            headers={"Retry-After": "1"},
         )
     return await _unhandled(request, exc)
 

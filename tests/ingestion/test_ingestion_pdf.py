@@ -127,3 +127,25 @@ def test_pdf_without_a_text_layer_is_refused() -> None:
 def test_page_limit() -> None:
     with pytest.raises(PayloadTooLarge, match="3 pages"):
         parse_document(_pdf(3), filename="a.pdf", limits=ParseLimits(max_pdf_pages=2))
+
+
+@pytest.mark.parametrize("method", ["AES_128", "AES_256"])
+def test_aes_encrypted_pdfs_open_or_ask_for_a_password(method: str) -> None:
+    """AES needs `cryptography` (pypdf[crypto]); without it every AES PDF failed as corrupt."""
+    from fpdf.enums import EncryptionMethod
+
+    def aes(user: str | None) -> bytes:
+        pdf = FPDF()
+        pdf.set_font("Helvetica", size=12)
+        pdf.add_page()
+        pdf.multi_cell(0, 10, _page_text(1))
+        pdf.set_encryption(
+            owner_password="owner",
+            user_password=user,
+            encryption_method=EncryptionMethod[method],
+        )
+        return bytes(pdf.output())
+
+    assert "This is page 1." in parse_document(aes(None), filename="restricted.pdf").text
+    with pytest.raises(UnprocessableDocument, match="encrypted"):
+        parse_document(aes("secret"), filename="locked.pdf")
