@@ -89,8 +89,7 @@ def _too_large(limit: int) -> PayloadTooLarge:
 
 async def limited_stream(request: Request, limit: int) -> AsyncGenerator[bytes, None]:
     """The request body, cut off with 413 as soon as it passes `limit` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if _declared_length(request.scope) > limit:
         raise _too_large(limit)
     received = 0
     async for piece in request.stream():
