@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 
 import asyncpg
 import httpx
@@ -12,6 +13,7 @@ from app.config import Settings
 from app.db.urls import asyncpg_dsn
 from app.main import create_app
 from tests.fake_openai import serve_in_thread
+from tests.fakes import FakeEmbedders
 from tests.test_real_server import free_port
 
 
@@ -67,3 +69,48 @@ async def test_delete_while_embedding(
     finally:
         await connection.close()
     assert leftovers == 0
+
+
+async def test_delete_takes_the_locks_in_ingestion_order(
+    database_url: str, embedders: FakeEmbedders
+) -> None:
+    """Ingestion's store step locks the document, then finishes its job. A DELETE arriving
+    meanwhile used to cancel the job first and then wait for the document: each held what the
+    other wanted, and Postgres rolled one back (QA saw a 500, then a 409)."""
+    settings = Settings(env="test", database_url=database_url, workers=0)
+    app = create_app(settings, embedder_factory=embedders)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            assert (await client.post("/v1/knowledge-bases", json={"name": "kb"})).is_success
+            docs = "/v1/knowledge-bases/kb/documents"
+            created = (await client.post(docs, json={"text": "Stored while deleted."})).json()
+            storing = await asyncpg.connect(asyncpg_dsn(database_url))
+            try:
+                transaction = storing.transaction()
+                await transaction.start()
+                await storing.execute(
+                    "SELECT 1 FROM documents WHERE id = $1 FOR UPDATE", uuid.UUID(created["id"])
+                )
+                deleting = asyncio.create_task(client.delete(f"{docs}/{created['id']}"))
+                await until_a_backend_waits_for_a_lock(storing)
+                await storing.execute(
+                    "UPDATE jobs SET status = 'succeeded' WHERE document_id = $1",
+                    uuid.UUID(created["id"]),
+                )
+                await transaction.commit()
+            finally:
+                await storing.close()
+            assert (await deleting).status_code == 204
+            assert (await client.get(f"{docs}/{created['id']}")).status_code == 404
+
+
+async def until_a_backend_waits_for_a_lock(connection: asyncpg.Connection) -> None:
+    for _ in range(500):
+        waiting = await connection.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        )
+        if waiting:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the DELETE never waited for the document's lock")

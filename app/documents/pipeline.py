@@ -155,7 +155,10 @@ class Ingestor:
             documents = {
                 document.id: document
                 for document in await session.scalars(
-                    select(Document).where(Document.id.in_(ids)).with_for_update()
+                    select(Document)
+                    .where(Document.id.in_(ids))
+                    .order_by(Document.id)  # every multi-row lock in one order
+                    .with_for_update()
                 )
             }
             sources = {
@@ -392,6 +395,7 @@ class Ingestor:
                 for document in await session.scalars(
                     select(Document)
                     .where(Document.id.in_(ids))
+                    .order_by(Document.id)
                     .with_for_update()
                     .execution_options(populate_existing=True)
                 )

@@ -165,7 +165,7 @@ async def by_external_ids(
         visible,
     )
     if for_update:
-        query = query.with_for_update()
+        query = query.order_by(Document.id).with_for_update()
     return {document.external_id or "": document for document in await session.scalars(query)}
 
 
@@ -249,6 +249,7 @@ async def matching(
     rows = await session.scalars(
         select(Document)
         .where(Document.knowledge_base_id == kb.id, where, visible)
+        .order_by(Document.id)  # as every multi-row lock of documents is taken
         .with_for_update()
     )
     return list(rows.all())

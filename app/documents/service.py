@@ -322,9 +322,14 @@ async def delete(
     reason: Literal["deleted", "superseded"] = "deleted",
 ) -> None:
     """Delete the document, its chunks, its source and its pending jobs in one transaction."""
-    events.document_event(session, document, "document.deleted", reason=reason)
-    await jobs_repository.cancel_for_documents(session, [document.id])
-    await session.delete(document)
+    # The document's row lock first, its jobs' after, as ingestion takes them: cancelling the
+    # jobs first deadlocked with a batch storing this document (seen in QA).
+    locked = await session.get(Document, document.id, with_for_update=True, populate_existing=True)
+    if locked is None:
+        return  # deleted meanwhile, by a replacement or another DELETE: nothing is left to do
+    events.document_event(session, locked, "document.deleted", reason=reason)
+    await jobs_repository.cancel_for_documents(session, [locked.id])
+    await session.delete(locked)
     await session.flush()
 
 
