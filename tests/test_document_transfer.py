@@ -158,6 +158,8 @@ async def test_bad_imports_are_refused_whole(client: httpx.AsyncClient) -> None:
     exe = {**good, "tree": {**tree, "format": "exe"}}
     pages = {**good, "tree": {**tree, "page_count": 2, "page_offsets": [0, 10**6]}}
     long_id = {"tree": {**tree, "root": {**root, "node_id": "n" * 65}}}
+    first = {key: value for key, value in good["chunks"][0].items() if key != "chunk_index"}
+    twice = {**good, "external_id": None, "chunks": [{**first, "chunk_index": 1}, first, first]}
     cases: list[tuple[str, dict[str, Any], int, str]] = [
         ("copy", {"title": "empty"}, 422, "needs a `tree`, `chunks`"),
         ("copy", wrong_text, 422, "is not text[0:"),
@@ -170,6 +172,8 @@ async def test_bad_imports_are_refused_whole(client: httpx.AsyncClient) -> None:
         ("copy", exe, 422, "Unknown format 'exe'"),
         ("copy", pages, 422, "`page_offsets` must give"),
         ("copy", long_id, 422, "at most 64 characters"),
+        # The third chunk's index is its position, 2: it collides with none.
+        ("copy", twice, 422, "chunks[1] has chunk_index 1, as chunks[0] has"),
     ]
     for kb, body, code, says in cases:
         response = await client.post(f"{docs(kb)}/import", json=body)

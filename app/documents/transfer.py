@@ -124,6 +124,7 @@ def _check(kb: KnowledgeBase, body: DocumentTransfer) -> None:
             f"The vectors come from {body.embedding_model!r}, the knowledge base embeds with "
             f"{model_label(kb)!r}: leave the vectors out to embed the chunks again."
         )
+    _check_chunk_indexes(body.chunks or [])
     if body.tree is None:
         return
     _check_text_and_pages(body.tree)
@@ -141,6 +142,23 @@ def _check(kb: KnowledgeBase, body: DocumentTransfer) -> None:
         start, end = chunk.start_offset, chunk.end_offset
         if (start is not None and start > length) or (end is not None and end > length):
             raise ValidationFailed(f"chunks[{position}]'s range runs past the text ({length}).")
+
+
+def _check_chunk_indexes(chunks: list[TransferredChunk]) -> None:
+    """Each chunk its own place in the document: neighbours in context are found by index."""
+    seen: dict[int, int] = {}
+    for position, chunk in enumerate(chunks):
+        index = _index_of(chunk, position)
+        if index in seen:
+            raise ValidationFailed(
+                f"chunks[{position}] has chunk_index {index}, as chunks[{seen[index]}] has: "
+                "each chunk needs its own (or leave them all out to number them in order)."
+            )
+        seen[index] = position
+
+
+def _index_of(chunk: TransferredChunk, position: int) -> int:
+    return chunk.chunk_index if "chunk_index" in chunk.model_fields_set else position
 
 
 def _check_text_and_pages(tree: ParsedDocument) -> None:
@@ -241,9 +259,7 @@ async def import_document(
             **{
                 **dict(chunk),
                 "chunk_id": chunk.chunk_id if keep_chunk_ids else None,
-                "chunk_index": chunk.chunk_index
-                if "chunk_index" in chunk.model_fields_set
-                else position,
+                "chunk_index": _index_of(chunk, position),
                 "doc_title": chunk.doc_title or title,
             },
             doc_id=str(document.id),
