@@ -69,6 +69,19 @@ async def test_invalid_names_are_422(client: httpx.AsyncClient, name: str) -> No
     assert body["errors"][0]["loc"] == ["body", "name"]
 
 
+async def test_a_name_cannot_be_another_knowledge_base_s_id(client: httpx.AsyncClient) -> None:
+    """Paths try the id first: a knowledge base named with another's id was reachable by
+    name only as that other one (QA: a DELETE by name deleted the wrong knowledge base)."""
+    first = (await create(client, name="first")).json()
+    for name in (first["id"], first["id"].replace("-", "")):
+        created = await create(client, name=name)
+        assert created.status_code == 422, created.text
+        assert "cannot be a UUID" in created.json()["errors"][0]["msg"]
+        renamed = await client.patch(f"/v1/knowledge-bases/{first['id']}", json={"name": name})
+        assert renamed.status_code == 422
+    assert (await client.get("/v1/knowledge-bases/first")).json()["id"] == first["id"]
+
+
 async def test_name_of_64_chars_is_fine(client: httpx.AsyncClient) -> None:
     assert (await create(client, name="a" * 64)).status_code == 201
 

@@ -6,22 +6,33 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, HttpUrl, model_validator
+from pydantic import AfterValidator, BaseModel, Field, HttpUrl, model_validator
 
 from app.kit.schemas import RequestModel
 from app.kit.strings import JsonObject, StoredText
 
 NAME_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+NAME_RULE = "1-64 characters of [a-z0-9_-], starting with a letter or digit; not a UUID."
+
+
+def _not_an_id(name: str) -> str:
+    """Paths take an id or a name, the id first: a name that reads as a UUID would reach the
+    resource whose id it is, or nothing (a client deleting by that name deleted another)."""
+    try:
+        uuid.UUID(name)
+    except ValueError:
+        return name
+    raise ValueError("a name cannot be a UUID: paths name resources by id or by name")
+
+
+NotAnId = AfterValidator(_not_an_id)
 
 KnowledgeBaseName = Annotated[
     str,
     Field(
-        min_length=1,
-        max_length=64,
-        pattern=NAME_PATTERN,
-        description="1-64 characters of [a-z0-9_-], starting with a letter or digit.",
-        examples=["demo"],
+        min_length=1, max_length=64, pattern=NAME_PATTERN, description=NAME_RULE, examples=["demo"]
     ),
+    NotAnId,
 ]
 
 DEFAULT_LOCAL_MODEL = "all-MiniLM-L6-v2"

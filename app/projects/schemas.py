@@ -12,17 +12,14 @@ from app.auth.acl import MAX_PRINCIPALS, Principal
 from app.auth.callers import Scope
 from app.kit.schemas import RequestModel
 from app.kit.strings import StoredText
-from app.knowledge_bases.schemas import NAME_PATTERN
+from app.knowledge_bases.schemas import NAME_PATTERN, NAME_RULE, NotAnId
 
 ProjectName = Annotated[
     str,
     Field(
-        min_length=1,
-        max_length=64,
-        pattern=NAME_PATTERN,
-        description="1-64 characters of [a-z0-9_-], starting with a letter or digit.",
-        examples=["acme"],
+        min_length=1, max_length=64, pattern=NAME_PATTERN, description=NAME_RULE, examples=["acme"]
     ),
+    NotAnId,
 ]
 
 

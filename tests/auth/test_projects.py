@@ -17,7 +17,7 @@ async def test_projects_are_created_by_instance_admins(client: httpx.AsyncClient
     assert created.headers["location"] == f"/v1/projects/{created.json()['id']}"
     duplicate = await client.post("/v1/projects", json={"name": "acme"}, headers=as_admin())
     assert duplicate.status_code == 409
-    for name in ("", "Acme", "-x", "a" * 65):
+    for name in ("", "Acme", "-x", "a" * 65, created.json()["id"]):
         bad = await client.post("/v1/projects", json={"name": name}, headers=as_admin())
         assert bad.status_code == 422, name
     listed = (await client.get("/v1/projects", headers=as_admin())).json()
