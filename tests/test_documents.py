@@ -293,7 +293,11 @@ async def test_markdown_after_a_bom_is_markdown(client: httpx.AsyncClient, kb: N
 
 @pytest.mark.parametrize(
     ("chunking", "message"),
-    [({"max_tokens": 8192}, "exceeds the embedder's window"), ({"overlap_tokens": 300}, "below")],
+    [
+        ({"max_tokens": 8192}, "exceeds the embedder's window"),
+        ({"overlap_tokens": 300}, "below"),
+        ({"strategy": "csv_rows"}, "needs a CSV document; this one is text"),
+    ],
 )
 async def test_chunking_override_the_embedder_cannot_take_is_422(
     client: httpx.AsyncClient, kb: None, chunking: dict[str, int], message: str
@@ -309,6 +313,23 @@ async def test_chunking_override_the_embedder_cannot_take_is_422(
     assert batch.status_code == 422
     assert batch.json()["index"] == 1
     assert (await client.get(DOCS)).json()["total"] == 0
+
+
+async def test_csv_rows_takes_csv_uploads(client: httpx.AsyncClient, kb: None) -> None:
+    table = await client.post(
+        DOCS,
+        params={"wait": "true"},
+        files={"file": ("t.csv", b"name,city\nAda,London\nAlan,Wilmslow\n", "text/csv")},
+        data={"chunking": '{"strategy": "csv_rows"}'},
+    )
+    assert table.json()["status"] == "ready", table.text
+    markdown = await client.post(
+        DOCS,
+        files={"file": ("t.md", b"# Not a table\n\nText.", "text/markdown")},
+        data={"chunking": '{"strategy": "csv_rows"}'},
+    )
+    assert markdown.status_code == 422
+    assert "this one is markdown" in markdown.json()["detail"]
 
 
 async def test_bad_json_fields_are_422(client: httpx.AsyncClient, kb: None) -> None:

@@ -113,7 +113,7 @@ async def create_document(
             "Send application/json ({text, title, ...}) or multipart/form-data with a `file`."
         )
     detected = precheck(upload)
-    knowledge_bases.check_chunking(kb, upload.chunking)
+    knowledge_bases.check_chunking(kb, upload.chunking, document_format=detected)
     async with database.transaction(project_id=kb.project_id, knowledge_bases=[kb.id]) as session:
         document, created = await service.create(
             session, kb, upload, detected_format=detected, settings=settings, visible=visible
@@ -165,8 +165,9 @@ async def create_documents(
     checked = []
     for index, upload in enumerate(uploads):
         try:
-            checked.append((upload, precheck(upload)))
-            knowledge_bases.check_chunking(kb, upload.chunking)
+            detected = precheck(upload)
+            knowledge_bases.check_chunking(kb, upload.chunking, document_format=detected)
+            checked.append((upload, detected))
         except AppError as exc:
             raise type(exc)(
                 f"documents[{index}]: {exc.detail}", extra={**exc.extra, "index": index}

@@ -54,10 +54,18 @@ def validate_chunking(chunking: dict[str, Any], *, provider: str | None = None) 
     return chunking
 
 
-def check_chunking(kb: KnowledgeBase, override: dict[str, Any] | None) -> None:
+def check_chunking(
+    kb: KnowledgeBase, override: dict[str, Any] | None, *, document_format: str
+) -> None:
     """Reject an upload's chunking override (merged over the knowledge base's settings) that
     its ingestion would fail with, at upload rather than in the background job."""
-    validate_chunking({**kb.chunking, **(override or {})}, provider=kb.embedding_provider)
+    merged = {**kb.chunking, **(override or {})}
+    validate_chunking(merged, provider=kb.embedding_provider)
+    if merged.get("strategy") == "csv_rows" and document_format != "csv":
+        raise ValidationFailed(
+            f"The csv_rows strategy needs a CSV document; this one is {document_format}. Send "
+            'another `chunking` (e.g. {"strategy": "hierarchical"}) with it.'
+        )
 
 
 def resolve_embedding(config: EmbeddingConfig) -> EmbeddingRead:

@@ -126,7 +126,7 @@ async def parse_document(
             "Send application/json ({text, title, ...}) or multipart/form-data with a `file`."
         )
     detected = precheck(upload)
-    kb = await _knowledge_base(request, caller, kb_ref, upload)
+    kb = await _knowledge_base(request, caller, kb_ref, upload, detected)
     body = await service.run_bounded(
         parse_slots(request),
         lambda: (
@@ -154,7 +154,7 @@ def _form_knowledge_base(upload: Upload) -> str | None:
 
 
 async def _knowledge_base(
-    request: Request, caller: Caller, ref: str | None, upload: Upload
+    request: Request, caller: Caller, ref: str | None, upload: Upload, detected_format: str
 ) -> KnowledgeBase | None:
     """The knowledge base to chunk for, in the caller's project and within its key's limits
     (404 otherwise, as in paths); its chunking with the override checked as an upload's."""
@@ -168,5 +168,5 @@ async def _knowledge_base(
         project_id=caller.project.id, knowledge_bases=caller.knowledge_bases
     ) as session:
         kb = await knowledge_bases.get_or_404(session, project_id=caller.project.id, ref=ref)
-    knowledge_bases.check_chunking(kb, upload.chunking)
+    knowledge_bases.check_chunking(kb, upload.chunking, document_format=detected_format)
     return kb
