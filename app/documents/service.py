@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement
+from sqlalchemy import ColumnElement, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks import repository as chunks_repository
@@ -114,6 +114,16 @@ async def create_many(
     external_ids = {upload.external_id for upload, _ in uploads if upload.external_id is not None}
     await repository.lock_versions(session, kb.id, shas=shas, external_ids=external_ids)
     catalogue = await _catalogue(session, kb, set(shas), external_ids, visible)
+    hidden = await repository.by_external_ids(
+        session, kb, external_ids - catalogue.holders.keys(), visible=true()
+    )
+    if hidden:
+        # Neither replaced nor taken over: the caller cannot read the holder. Said here; the
+        # unique index would refuse the insert with a message that reads like a race.
+        raise Conflict(
+            f"External id {min(hidden)!r} is in use in this knowledge base by a document you "
+            "cannot read: upload with another external id, or without one."
+        )
     results: list[tuple[Document, bool]] = []
     created: dict[uuid.UUID, tuple[Document, Upload, str, Document | None]] = {}
     for (upload, detected_format), sha in zip(uploads, shas, strict=True):
