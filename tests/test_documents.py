@@ -557,3 +557,18 @@ async def test_chunks_under_a_node_include_the_chunk_a_tiny_section_merged_into(
     ids = [c["chunk_id"] for c in under_installation["items"]]
     assert merged["chunk_id"] in ids
     assert all("Usage" not in c["section_titles"] for c in under_installation["items"])
+
+
+async def test_blank_titles_are_no_titles(client: httpx.AsyncClient, kb: None) -> None:
+    """One rule for JSON, multipart and PATCH (QA round 5: "" and "   " were kept at upload,
+    "" refused and "   " kept by PATCH)."""
+    for title in ("", "   "):
+        uploaded = await upload_text(client, f"# Parsed title\n\nBody {len(title)}.", title=title)
+        assert uploaded.json()["title"] == "Parsed title", uploaded.text
+    named = await upload_text(client, "Plain body.", title="  Padded  ")
+    assert named.json()["title"] == "Padded"
+    url = f"{DOCS}/{named.json()['id']}"
+    for title in ("", "   "):
+        patched = await client.patch(url, json={"title": title})
+        assert patched.status_code == 422, (title, patched.text)
+    assert (await client.patch(url, json={"title": " New "})).json()["title"] == "New"

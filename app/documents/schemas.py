@@ -18,11 +18,19 @@ DocumentStatus = Literal["queued", "parsing", "chunking", "embedding", "ready", 
 TERMINAL_STATUSES = frozenset({"ready", "failed"})
 
 
+def optional_title(value: str | None) -> str | None:
+    """A title without its surrounding whitespace; a blank one is no title (the parsed title or
+    the file name stands in), as an empty multipart field always was."""
+    return (value.strip() or None) if value is not None else None
+
+
 class DocumentFields(RequestModel):
     """What an upload says besides its content: the fields of a JSON upload, and the form
     fields of a multipart one (which are checked by this model too)."""
 
-    title: StoredText | None = Field(default=None, max_length=1000)
+    title: StoredText | None = Field(
+        default=None, max_length=1000, description="Blank: none (the parsed title stands in)."
+    )
     format: str | None = Field(
         default=None, description="A supported format name; detected when absent."
     )
@@ -36,6 +44,8 @@ class DocumentFields(RequestModel):
         default=None,
         description="Who may read the document; absent: everyone in the project.",
     )
+
+    _title = field_validator("title")(optional_title)
 
     @field_validator("format")
     @classmethod
@@ -98,6 +108,13 @@ class DocumentUpdate(RequestModel):
         if value is None:
             raise ValueError("may not be null; leave the field out to keep it")
         return value
+
+    @field_validator("title")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("may not be blank")
+        return value.strip()
 
     @model_validator(mode="after")
     def _something(self) -> DocumentUpdate:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from itertools import pairwise
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from sqlalchemy import ColumnElement, or_, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,6 +22,7 @@ from app.chunks.embedding import DocumentEmbedder
 from app.chunks.schemas import MAX_BULK_CHUNKS, ChunkBulkItem, ChunkBulkResult, ChunkContent
 from app.config import Settings
 from app.documents import repository
+from app.documents.schemas import optional_title
 from app.events import service as events
 from app.ingestion.parsers import supported_formats
 from app.ingestion.parsers.base import ParsedDocument
@@ -51,6 +52,7 @@ class DocumentTransfer(RequestModel):
     filename: StoredText | None = Field(default=None, max_length=1000)
     metadata: Metadata = Field(default_factory=dict)
     access: DocumentAccess | None = None
+    _title = field_validator("title")(optional_title)
     embedding_model: StoredText | None = Field(
         default=None,
         max_length=300,
