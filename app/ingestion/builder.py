@@ -23,9 +23,11 @@ from app.ingestion.tree import (
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """A heading or paragraph found by a parser, with its trimmed range in the text."""
+    """A heading or paragraph found by a parser, with its trimmed range in the text; or a
+    boundary, an empty heading (HTML, DOCX): it holds no text and makes no section, but it
+    still ends the sections of its level and deeper, as a heading does."""
 
-    kind: Literal["heading", "paragraph"]
+    kind: Literal["heading", "paragraph", "boundary"]
     start: int
     end: int
     level: int = 0
@@ -107,11 +109,13 @@ def build_tree(
     root = _Draft(NodeKind.DOCUMENT, 0, len(text))
     open_sections: list[_Draft] = []
     for block in blocks:
+        if block.kind == "boundary":
+            _close_sections(open_sections, block.level)
+            continue
         if not (0 <= block.start < block.end <= len(text)):
             raise ValueError(f"block range {block.start}..{block.end} is outside the text")
         if block.kind == "heading":
-            while open_sections and open_sections[-1].level >= block.level:
-                open_sections.pop()
+            _close_sections(open_sections, block.level)
             node = _Draft(
                 NodeKind.SECTION, block.start, block.end, title=block.title, level=block.level
             )
@@ -128,6 +132,11 @@ def build_tree(
     fields = freezer.common(root, "")
     kids = [freezer.child(kid, str(i)) for i, kid in enumerate(root.children)]
     return DocumentNode.model_validate({**fields, "title": title, "children": kids})
+
+
+def _close_sections(open_sections: list[_Draft], level: int) -> None:
+    while open_sections and open_sections[-1].level >= level:
+        open_sections.pop()
 
 
 class TextBuilder:
@@ -158,9 +167,12 @@ class TextBuilder:
         split_sentences: bool = True,
         separator: str = "\n\n",
     ) -> None:
-        """Append a stripped piece as a block after `separator`; blank pieces are dropped."""
+        """Append a stripped piece as a block after `separator`; blank pieces are dropped (a
+        blank heading leaves a boundary)."""
         piece = piece.strip()
         if not piece:
+            if kind == "heading":
+                self.blocks.append(Block("boundary", self._length, self._length, level))
             return
         if self._parts:
             self.raw(separator)

@@ -113,6 +113,22 @@ def test_html_headings_nest_and_blocks_become_paragraphs() -> None:
         assert node.text == parsed.text[node.range.start_offset : node.range.end_offset]
 
 
+def test_an_empty_heading_still_ends_the_deeper_sections() -> None:
+    """QA round 5: text after an empty <h2> went into the <h3> section before it."""
+    parsed = parse_document(
+        b"<html><body><h1>Top</h1><h3>Deep</h3><p>Deep text.</p><h2> </h2>"
+        b"<p>After the empty heading.</p></body></html>"
+    )
+    (top,) = parsed.root.children
+    assert isinstance(top, SectionNode)
+    deep, after = top.children
+    assert isinstance(deep, SectionNode)
+    assert _texts(deep) == ["Deep text."]
+    assert after.text == "After the empty heading."
+    with pytest.raises(UnprocessableDocument, match="empty"):
+        parse_document(b"<html><body><h1></h1><h2> </h2></body></html>")
+
+
 def test_html_stray_tags_inside_dropped_elements_do_not_swallow_the_page() -> None:
     parsed = parse_document(b"<html><body><noscript><p>x</noscript><p>Visible.</p></body></html>")
     assert parsed.text == "Visible."

@@ -105,7 +105,7 @@ def finish(
     csv_header: list[str] | None = None,
 ) -> ParsedDocument:
     """Build the tree over `text` and wrap it in a ParsedDocument."""
-    if not blocks:
+    if all(block.kind == "boundary" for block in blocks):
         raise UnprocessableDocument("empty document")
     check_text_size(text, limits)
     root = build_tree(text, blocks, title=title, page_offsets=page_offsets)
