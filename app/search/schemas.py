@@ -303,7 +303,16 @@ class SearchResponse(BaseModel):
     )
     fusion: Fusion | None = None
     vector_weight: float | None = None
-    text_query: str | None = Field(default=None, description="The tsquery that text search ran.")
+    text_query: str | None = Field(
+        default=None,
+        description="The tsquery that text search ran (in the first knowledge base that ran "
+        "one: see `text_queries`).",
+    )
+    text_queries: dict[uuid.UUID, str | None] = Field(
+        default_factory=dict,
+        description="Per knowledge base searched, the tsquery its text search ran: each "
+        "stems the query in its own language (null: no text side ran there).",
+    )
     knowledge_bases: list[uuid.UUID]
     top_k: int
     offset: int

@@ -296,6 +296,7 @@ async def search(
         fusion=options.fusion if mode is SearchMode.HYBRID else None,
         vector_weight=options.vector_weight if mode is SearchMode.HYBRID else None,
         text_query=next((t.tsquery for t in plan.targets if t.tsquery), None) if use_text else None,
+        text_queries={t.knowledge_base_id: t.tsquery for t in plan.targets} if use_text else {},
         knowledge_bases=[kb.id for kb in kbs],
         top_k=options.top_k,
         offset=options.offset,

@@ -41,6 +41,12 @@ async def test_results_of_several_knowledge_bases_are_merged(
     assert kb_of == {"a": first["id"], "b": second["id"], "c": second["id"]}
     assert found["candidates"] == {"vector": 3, "text": 2, "trigram": 0}
     assert all(hit["highlights"] for hit in found["hits"][:2])
+    # Each knowledge base stems the query in its own language.
+    stemmed = await multi(
+        client, knowledge_bases=["first", "second"], query="the owls", mode="text"
+    )
+    assert stemmed["text_queries"] == {first["id"]: "'owl'", second["id"]: "'the' | 'owls'"}
+    assert stemmed["text_query"] == "'owl'"
 
 
 async def test_different_embedding_models_are_422(client: httpx.AsyncClient, app: FastAPI) -> None:
