@@ -114,3 +114,35 @@ async def until_a_backend_waits_for_a_lock(connection: asyncpg.Connection) -> No
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the DELETE never waited for the document's lock")
+
+
+async def test_deleting_the_knowledge_base_takes_the_locks_in_ingestion_order(
+    database_url: str, embedders: FakeEmbedders
+) -> None:
+    """A store step holding a document's lock goes on to rewrite its chunks. Deleting the
+    knowledge base used to lock the chunks table first (dropping its vector index) and then
+    wait for the document: Postgres rolled one of them back."""
+    settings = Settings(env="test", database_url=database_url, workers=0)
+    app = create_app(settings, embedder_factory=embedders)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            assert (await client.post("/v1/knowledge-bases", json={"name": "kb"})).is_success
+            docs = "/v1/knowledge-bases/kb/documents"
+            created = (await client.post(docs, json={"text": "Stored while deleted."})).json()
+            storing = await asyncpg.connect(asyncpg_dsn(database_url))
+            try:
+                transaction = storing.transaction()
+                await transaction.start()
+                document_id = uuid.UUID(created["id"])
+                await storing.execute(
+                    "SELECT 1 FROM documents WHERE id = $1 FOR UPDATE", document_id
+                )
+                deleting = asyncio.create_task(client.delete("/v1/knowledge-bases/kb"))
+                await until_a_backend_waits_for_a_lock(storing)
+                await storing.execute("DELETE FROM chunks WHERE document_id = $1", document_id)
+                await transaction.commit()
+            finally:
+                await storing.close()
+            assert (await deleting).status_code == 204
+            assert (await client.get("/v1/knowledge-bases/kb")).status_code == 404

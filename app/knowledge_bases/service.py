@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks.vector_index import create_vector_index, drop_vector_index
@@ -25,7 +26,7 @@ from app.knowledge_bases.schemas import (
     KnowledgeBaseRead,
     KnowledgeBaseUpdate,
 )
-from app.models import KnowledgeBase
+from app.models import Document, KnowledgeBase
 
 IMMUTABLE_EMBEDDING_HINT = (
     "The embedding model and dimensions of a knowledge base are fixed: create a new "
@@ -243,6 +244,15 @@ async def update(
 
 async def delete(session: AsyncSession, kb: KnowledgeBase) -> None:
     """Remove the knowledge base, its documents and chunks, and its index, in one transaction."""
+    # Its documents' row locks first, in id order, as ingestion takes them before it writes
+    # chunks: dropping the index locks the chunks table, and a store step holding a document
+    # then waited for the table while this waited for the document (a deadlock).
+    await session.execute(
+        select(Document.id)
+        .where(Document.knowledge_base_id == kb.id)
+        .order_by(Document.id)
+        .with_for_update()
+    )
     await drop_vector_index(session, knowledge_base_id=kb.id)
     events.knowledge_base_event(session, kb, "knowledge_base.deleted")
     await session.delete(kb)
