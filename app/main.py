@@ -17,6 +17,7 @@ from app.audit.router import router as audit_router
 from app.auth import mode as auth_mode
 from app.auth.ratelimit import RateLimiter
 from app.auth.service import ensure_bootstrap_key
+from app.chunks import index_cleanup
 from app.chunks.embedding import EmbedderFactory
 from app.chunks.providers import default_embedder_factory
 from app.chunks.router import router as chunks_router
@@ -143,6 +144,14 @@ def create_app(
                     what="event pruning",
                 ),
                 name="arbor-event-prune",
+            ),
+            asyncio.create_task(
+                every(
+                    PRUNE_EVERY_S,
+                    lambda: index_cleanup.drop_orphan_indexes(database),
+                    what="vector index cleanup",
+                ),
+                name="arbor-index-cleanup",
             ),
         ]
         freeze_startup_heap()

@@ -67,17 +67,29 @@ async def defer(database: Database, kb: KnowledgeBase) -> Job | None:
         )
     if building:
         return job
-    async with _autocommit(database) as connection, _index_lock(connection, kb.id) as locked:
-        if not locked:  # a build holds it
-            return job
+    kept = await try_drop(database, kb.id)
+    if kept is not None:
+        logger.warning("vector index of %s kept for this load: %s", kb.id, kept)
+    return job
+
+
+async def try_drop(database: Database, knowledge_base_id: uuid.UUID) -> str | None:
+    """Drop the index with DROP INDEX CONCURRENTLY unless another drop or build holds it or the
+    table stays busy past DROP_LOCK_TIMEOUT; why not, when it was not dropped."""
+    async with (
+        autocommit(database) as connection,
+        index_lock(connection, knowledge_base_id) as locked,
+    ):
+        if not locked:
+            return "a build or drop of it is running"
         await connection.execute(text(f"SET lock_timeout = '{DROP_LOCK_TIMEOUT}'"))
         try:
-            await connection.execute(_drop_concurrently(kb.id))
+            await connection.execute(drop_concurrently(knowledge_base_id))
         except DBAPIError as exc:
-            logger.warning("vector index of %s kept for this load: %s", kb.id, exc.orig)
+            return str(exc.orig)
         finally:
             await connection.execute(text("RESET lock_timeout"))
-    return job
+    return None
 
 
 async def release(database: Database, kb: KnowledgeBase) -> None:
@@ -87,7 +99,7 @@ async def release(database: Database, kb: KnowledgeBase) -> None:
 
 
 @asynccontextmanager
-async def _index_lock(
+async def index_lock(
     connection: AsyncConnection, knowledge_base_id: uuid.UUID
 ) -> AsyncIterator[bool]:
     """One DDL at a time on a knowledge base's index (a drop or a build), across processes:
@@ -136,14 +148,14 @@ async def build(database: Database, kb: KnowledgeBase) -> bool:
     invalid one behind, and holding the lock we know no other build is running); False when a
     valid one was already there."""
     name = f"public.{index_name(kb.id)}"
-    async with _autocommit(database) as connection, _index_lock(connection, kb.id) as locked:
+    async with autocommit(database) as connection, index_lock(connection, kb.id) as locked:
         if not locked:
             raise IndexBusy(f"another drop or build of {name} is running")
         valid = await connection.scalar(INDEX_VALID, {"name": name})
         if valid:
             return False
         if valid is not None:
-            await connection.execute(_drop_concurrently(kb.id))
+            await connection.execute(drop_concurrently(kb.id))
         await connection.execute(text(f"SET maintenance_work_mem = '{BUILD_MEMORY}'"))
         try:
             await connection.execute(
@@ -162,7 +174,7 @@ async def build(database: Database, kb: KnowledgeBase) -> bool:
     return True
 
 
-def _drop_concurrently(knowledge_base_id: uuid.UUID) -> TextClause:
+def drop_concurrently(knowledge_base_id: uuid.UUID) -> TextClause:
     return text(f"DROP INDEX CONCURRENTLY IF EXISTS public.{index_name(knowledge_base_id)}")
 
 
@@ -171,7 +183,7 @@ class IndexBusy(RuntimeError):
 
 
 @asynccontextmanager
-async def _autocommit(database: Database) -> AsyncIterator[AsyncConnection]:
+async def autocommit(database: Database) -> AsyncIterator[AsyncConnection]:
     """An owner connection outside any transaction (CONCURRENTLY DDL refuses to run in one)."""
     async with database.engine.connect() as connection:
         yield await connection.execution_options(isolation_level="AUTOCOMMIT")
@@ -193,8 +205,8 @@ class IndexBuilder:
                 gone = await session.get(KnowledgeBase, job.knowledge_base_id) is None
             if gone:
                 # Deleted while the index was built: the index would outlive it.
-                async with _autocommit(self.database) as connection:
-                    await connection.execute(_drop_concurrently(job.knowledge_base_id))
+                async with autocommit(self.database) as connection:
+                    await connection.execute(drop_concurrently(job.knowledge_base_id))
             async with self.database.transaction() as session:
                 await jobs_repository.finish(session, job.id, status="succeeded")
         except Exception as exc:

@@ -11,7 +11,8 @@ from app.auth.dependencies import (
     require_all_knowledge_bases,
     require_scope_by_method,
 )
-from app.db.dependencies import SessionDep
+from app.chunks import index_cleanup
+from app.db.dependencies import DatabaseDep, SessionDep
 from app.documents import repository as documents_repository
 from app.kit.bodies import require_json_body
 from app.kit.pagination import Page, PageParams, page_params
@@ -97,11 +98,17 @@ async def update_knowledge_base(
     responses=problem_responses(404),
 )
 async def delete_knowledge_base(
-    kb: KnowledgeBaseDep, session: SessionDep, visible: VisibleDocumentsDep
+    kb: KnowledgeBaseDep,
+    session: SessionDep,
+    database: DatabaseDep,
+    visible: VisibleDocumentsDep,
+    background: BackgroundTasks,
 ) -> None:
     found = await documents_repository.unreadable_exists(session, kb, visible, holding_chunks=False)
     documents_repository.refuse_if_unreadable(found, "deleting the knowledge base")
     await service.delete(session, kb)
+    # After the commit, which comes before the response (app/db/dependencies.py).
+    background.add_task(index_cleanup.drop_index_of, database, kb.id)
 
 
 @router.post(

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.chunks.vector_index import create_vector_index, drop_vector_index
+from app.chunks.vector_index import create_vector_index
 from app.embeddings.registry import input_window
 from app.events import service as events
 from app.ingestion.chunking import ChunkingConfig, token_budget
@@ -243,17 +243,17 @@ async def update(
 
 
 async def delete(session: AsyncSession, kb: KnowledgeBase) -> None:
-    """Remove the knowledge base, its documents and chunks, and its index, in one transaction."""
+    """Remove the knowledge base, its documents and chunks in one transaction, with row locks
+    only: its vector index goes after the commit (app/chunks/index_cleanup.py)."""
     # Its documents' row locks first, in id order, as ingestion takes them before it writes
-    # chunks: dropping the index locks the chunks table, and a store step holding a document
-    # then waited for the table while this waited for the document (a deadlock).
+    # chunks (whose foreign key then locks the knowledge base's row): the other order
+    # deadlocked with a store step holding one of these documents.
     await session.execute(
         select(Document.id)
         .where(Document.knowledge_base_id == kb.id)
         .order_by(Document.id)
         .with_for_update()
     )
-    await drop_vector_index(session, knowledge_base_id=kb.id)
     events.knowledge_base_event(session, kb, "knowledge_base.deleted")
     await session.delete(kb)
     await session.flush()
