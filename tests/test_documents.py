@@ -267,6 +267,17 @@ async def test_unknown_multipart_format_is_422(
     assert (await client.get(DOCS)).json()["total"] == 0
 
 
+async def test_unknown_multipart_fields_are_422(client: httpx.AsyncClient, kb: None) -> None:
+    # Dropped without a word before: a misspelt `metadata` lost the metadata.
+    response = await client.post(
+        DOCS, files={"file": ("a.txt", b"Some text.")}, data={"metdata": '{"team": "hr"}'}
+    )
+    assert response.status_code == 422
+    assert "Form field 'metdata' is not taken here" in response.json()["detail"]
+    assert "`metadata`" in response.json()["detail"]
+    assert (await client.get(DOCS)).json()["total"] == 0
+
+
 async def test_multipart_format_may_name_any_supported_format(
     client: httpx.AsyncClient, kb: None
 ) -> None:

@@ -119,6 +119,15 @@ async def read_multipart(request: Request, limit: int, *, also: Collection[str] 
     except MultiPartException as exc:
         raise BadRequest(f"The multipart body is malformed: {exc.message}") from exc
     try:
+        taken = dict.fromkeys(["file", *FORM_FIELDS, *also])
+        unknown = sorted(set(form.keys()) - taken.keys())
+        if unknown:
+            # A misspelt field (`metdata`) would be dropped without a word: refused instead,
+            # as a JSON upload's unknown keys are.
+            raise ValidationFailed(
+                f"Form field {unknown[0]!r} is not taken here; the fields are "
+                f"{', '.join(f'`{name}`' for name in taken)}."
+            )
         upload = form.get("file")
         if not isinstance(upload, UploadFile):
             raise ValidationFailed("A multipart upload needs a `file` part.")
@@ -136,6 +145,9 @@ async def read_multipart(request: Request, limit: int, *, also: Collection[str] 
         )
     finally:
         await form.close()
+
+
+FORM_FIELDS = ("title", "metadata", "source_uri", "external_id", "chunking", "format", "access")
 
 
 def _form_fields(form: Any) -> DocumentFields:
