@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, field_validator
 from sqlalchemy import ColumnElement, Text, func, literal, or_, true
 from sqlalchemy.dialects.postgresql import ARRAY
 
@@ -39,8 +39,15 @@ class DocumentAccess(RequestModel):
     principals: list[Principal] = Field(
         max_length=MAX_PRINCIPALS,
         description="Callers holding any of these principals may read the document; an empty "
-        "list leaves it to admins.",
+        "list leaves it to admins. A set: stored sorted, without repeats.",
     )
+
+    @field_validator("principals")
+    @classmethod
+    def _as_a_set(cls, principals: list[str]) -> list[str]:
+        # One form per set: the same bytes uploaded with the same readers are the same
+        # document, whatever order or repeats the list came with.
+        return sorted(set(principals))
 
 
 def visible_documents_clause(principals: frozenset[str] | None) -> ColumnElement[bool]:

@@ -233,6 +233,15 @@ async def test_access_in_multipart_uploads_and_validation(client: httpx.AsyncCli
     )
     assert same.status_code == 200
     assert same.json()["id"] == first["id"]
+    # An access list is a set: order and repeats do not make another document.
+    two = {"principals": ["u:2", "u:1", "u:2"]}
+    pair = await client.post(url, json={"text": "pair", "access": two}, headers=bearer(write))
+    assert pair.json()["access"] == {"principals": ["u:1", "u:2"]}
+    swapped = {"principals": ["u:1", "u:2"]}
+    again_pair = await client.post(
+        url, json={"text": "pair", "access": swapped}, headers=bearer(write)
+    )
+    assert (again_pair.status_code, again_pair.json()["id"]) == (200, pair.json()["id"])
     readable = (await client.get(url, params={"limit": 200}, headers=bearer(reader))).json()
     assert first["id"] in {d["id"] for d in readable["items"]}
 
