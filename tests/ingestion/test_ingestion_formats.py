@@ -73,6 +73,9 @@ PAGE = b"""<!DOCTYPE html>
 <body>
 <noscript><p>hidden noscript</p></noscript>
 <template><p>hidden template</p></template>
+<div style="DISPLAY: None"><p>hidden by style</p></div><nav hidden><p>hidden menu</p></nav>
+<span aria-hidden="true">hidden icon</span><div style="visibility:hidden">hidden box</div>
+<form><select><option>hidden option</option></select></form>
 <p>Intro &eacute;l&egrave;ve text. Second sentence.</p>
 <h1>Birds</h1>
 <p>Birds fly.</p>

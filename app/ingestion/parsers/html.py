@@ -7,7 +7,9 @@ from html.parser import HTMLParser
 from app.ingestion.builder import TextBuilder
 from app.ingestion.parsers.base import ParsedDocument, ParseLimits, decode_text, finish
 
-_DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "iframe", "object"})
+_DROPPED = frozenset(
+    {"script", "style", "noscript", "template", "svg", "iframe", "object", "select", "datalist"}
+)
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _BLOCKS = frozenset(
     {
@@ -60,8 +62,8 @@ class _Extractor(HTMLParser):
             self.out.add(prefix + text.strip(), split_sentences=not self._pre)
         self._list_item = False
 
-    def handle_starttag(self, tag: str, _attrs: list[tuple[str, str | None]]) -> None:
-        if self._dropped or tag in _DROPPED:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self._dropped or tag in _DROPPED or _hidden(attrs):
             if tag not in _VOID:
                 self._dropped.append(tag)
             return
@@ -114,6 +116,19 @@ class _Extractor(HTMLParser):
         if self._cells is not None:
             self.handle_endtag("tr")
         self._flush()
+
+
+def _hidden(attrs: list[tuple[str, str | None]]) -> bool:
+    """An element a browser does not show: `hidden`, `aria-hidden="true"`, or an inline
+    `display: none` / `visibility: hidden` (collapsed menus, consent banners, templates)."""
+    for name, value in attrs:
+        if name == "hidden" or (name == "aria-hidden" and (value or "").lower() == "true"):
+            return True
+        if name == "style" and value:
+            style = "".join(value.lower().split())
+            if "display:none" in style or "visibility:hidden" in style:
+                return True
+    return False
 
 
 class HtmlParser:
