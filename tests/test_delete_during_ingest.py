@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Callable
 
 import asyncpg
 import httpx
@@ -77,6 +78,40 @@ async def test_delete_takes_the_locks_in_ingestion_order(
     """Ingestion's store step locks the document, then finishes its job. A DELETE arriving
     meanwhile used to cancel the job first and then wait for the document: each held what the
     other wanted, and Postgres rolled one back (QA saw a 500, then a 409)."""
+    deleted, after = await delete_while_a_store_step_holds_the_document(
+        database_url,
+        embedders,
+        path=lambda document_id: f"/v1/knowledge-bases/kb/documents/{document_id}",
+        store_then="UPDATE jobs SET status = 'succeeded' WHERE document_id = $1",
+    )
+    assert (deleted, after) == (204, 404)
+
+
+async def test_deleting_the_knowledge_base_takes_the_locks_in_ingestion_order(
+    database_url: str, embedders: FakeEmbedders
+) -> None:
+    """A store step holding a document's lock goes on to rewrite its chunks. Deleting the
+    knowledge base used to lock the chunks table first (dropping its vector index) and then
+    wait for the document: Postgres rolled one of them back."""
+    deleted, after = await delete_while_a_store_step_holds_the_document(
+        database_url,
+        embedders,
+        path=lambda _: "/v1/knowledge-bases/kb",
+        store_then="DELETE FROM chunks WHERE document_id = $1",
+    )
+    assert (deleted, after) == (204, 404)
+
+
+async def delete_while_a_store_step_holds_the_document(
+    database_url: str,
+    embedders: FakeEmbedders,
+    *,
+    path: Callable[[str], str],
+    store_then: str,
+) -> tuple[int, int]:
+    """Lock a new document's row as a store step does, send a DELETE to `path`, wait until it
+    waits for a lock, then go on as the store step would (`store_then`, the document id as $1)
+    and commit. The DELETE's status, and a GET of the same path's after it."""
     settings = Settings(env="test", database_url=database_url, workers=0)
     app = create_app(settings, embedder_factory=embedders)
     async with app.router.lifespan_context(app):
@@ -85,24 +120,22 @@ async def test_delete_takes_the_locks_in_ingestion_order(
             assert (await client.post("/v1/knowledge-bases", json={"name": "kb"})).is_success
             docs = "/v1/knowledge-bases/kb/documents"
             created = (await client.post(docs, json={"text": "Stored while deleted."})).json()
+            document_id = uuid.UUID(created["id"])
             storing = await asyncpg.connect(asyncpg_dsn(database_url))
             try:
                 transaction = storing.transaction()
                 await transaction.start()
                 await storing.execute(
-                    "SELECT 1 FROM documents WHERE id = $1 FOR UPDATE", uuid.UUID(created["id"])
+                    "SELECT 1 FROM documents WHERE id = $1 FOR UPDATE", document_id
                 )
-                deleting = asyncio.create_task(client.delete(f"{docs}/{created['id']}"))
+                deleting = asyncio.create_task(client.delete(path(created["id"])))
                 await until_a_backend_waits_for_a_lock(storing)
-                await storing.execute(
-                    "UPDATE jobs SET status = 'succeeded' WHERE document_id = $1",
-                    uuid.UUID(created["id"]),
-                )
+                await storing.execute(store_then, document_id)
                 await transaction.commit()
             finally:
                 await storing.close()
-            assert (await deleting).status_code == 204
-            assert (await client.get(f"{docs}/{created['id']}")).status_code == 404
+            deleted = (await deleting).status_code
+            return deleted, (await client.get(path(created["id"]))).status_code
 
 
 async def until_a_backend_waits_for_a_lock(connection: asyncpg.Connection) -> None:
@@ -114,35 +147,3 @@ async def until_a_backend_waits_for_a_lock(connection: asyncpg.Connection) -> No
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the DELETE never waited for the document's lock")
-
-
-async def test_deleting_the_knowledge_base_takes_the_locks_in_ingestion_order(
-    database_url: str, embedders: FakeEmbedders
-) -> None:
-    """A store step holding a document's lock goes on to rewrite its chunks. Deleting the
-    knowledge base used to lock the chunks table first (dropping its vector index) and then
-    wait for the document: Postgres rolled one of them back."""
-    settings = Settings(env="test", database_url=database_url, workers=0)
-    app = create_app(settings, embedder_factory=embedders)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
-            assert (await client.post("/v1/knowledge-bases", json={"name": "kb"})).is_success
-            docs = "/v1/knowledge-bases/kb/documents"
-            created = (await client.post(docs, json={"text": "Stored while deleted."})).json()
-            storing = await asyncpg.connect(asyncpg_dsn(database_url))
-            try:
-                transaction = storing.transaction()
-                await transaction.start()
-                document_id = uuid.UUID(created["id"])
-                await storing.execute(
-                    "SELECT 1 FROM documents WHERE id = $1 FOR UPDATE", document_id
-                )
-                deleting = asyncio.create_task(client.delete("/v1/knowledge-bases/kb"))
-                await until_a_backend_waits_for_a_lock(storing)
-                await storing.execute("DELETE FROM chunks WHERE document_id = $1", document_id)
-                await transaction.commit()
-            finally:
-                await storing.close()
-            assert (await deleting).status_code == 204
-            assert (await client.get("/v1/knowledge-bases/kb")).status_code == 404
