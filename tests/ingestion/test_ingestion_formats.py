@@ -73,9 +73,8 @@ PAGE = b"""<!DOCTYPE html>
 <body>
 <noscript><p>hidden noscript</p></noscript>
 <template><p>hidden template</p></template>
-<div style="DISPLAY: None"><p>hidden by style</p></div><nav hidden><p>hidden menu</p></nav>
-<span aria-hidden="true">hidden icon</span><div style="visibility:hidden">hidden box</div>
-<form><select><option>hidden option</option></select></form>
+<div style="color: red; DISPLAY: None !important"><p>hidden by style</p></div>
+<nav hidden><p>hidden menu</p></nav><form><select><option>hidden option</option></select></form>
 <p>Intro &eacute;l&egrave;ve text. Second sentence.</p>
 <h1>Birds</h1>
 <p>Birds fly.</p>
@@ -130,6 +129,32 @@ def test_an_empty_heading_still_ends_the_deeper_sections() -> None:
     assert after.text == "After the empty heading."
     with pytest.raises(UnprocessableDocument, match="empty"):
         parse_document(b"<html><body><h1></h1><h2> </h2></body></html>")
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # End tags a page may leave out: the hidden element would never be seen to close.
+        b"<ul><li hidden>note<li>Step one.<li>Step two.</ul><p>Kept.</p>",
+        b"<p style='display:none'>note<p>Step one. Step two.<h2>Kept.</h2>",
+        b"<table><tr><td hidden>x<td>Step one.</tr></table><p>Step two. Kept.</p>",
+        b"<audio><source src=a.ogg hidden></audio><p>Step one. Step two. Kept.</p>",
+        b"<embed hidden src=x><p>Step one.</p><p>Step two. Kept.</p>",
+        # A block around the hidden element closes it.
+        b"<section><div hidden>internal</section><p>Step one. Step two. Kept.</p>",
+        # Shown to the eye: aria-hidden hides from screen readers only; a visible child.
+        b"<div aria-hidden='true'><p>Step one.</p></div><div style='visibility:hidden'>"
+        b"<p style='visibility:visible'>Step two.</p></div><p>Kept.</p>",
+        # Not display: none.
+        b"<p style='display:none-ish'>Step one.</p><p style=\"content:'display:none'\">"
+        b"Step two.</p><p>Kept.</p>",
+    ],
+)
+def test_hiding_never_loses_what_a_browser_shows(page: bytes) -> None:
+    text = parse_document(b"<html><body>" + page + b"</body></html>", format="html").text
+    for shown in ("Step one.", "Step two.", "Kept."):
+        assert shown in text, text
+    assert "internal" not in text
 
 
 def test_html_stray_tags_inside_dropped_elements_do_not_swallow_the_page() -> None:

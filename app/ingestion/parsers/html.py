@@ -22,7 +22,20 @@ _BLOCKS = frozenset(
 _CELLS = frozenset({"td", "th"})
 # decode_text refuses NUL characters, so this marker cannot occur in the page itself.
 _BREAK = "\n\x00"
-_VOID = frozenset({"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "wbr"})
+_VOID = frozenset(
+    {
+        "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img",
+        "input", "keygen", "link", "meta", "param", "source", "track", "wbr",
+    }
+)  # fmt: skip
+# Elements whose end tag may be left out: a hidden one would never be seen to close, so their
+# `hidden` is not honoured (their text is kept) rather than the rest of the page lost.
+_OPTIONAL_END = frozenset(
+    {
+        "body", "caption", "colgroup", "dd", "dt", "head", "html", "li", "optgroup", "option",
+        "p", "rb", "rp", "rt", "rtc", "tbody", "td", "tfoot", "th", "thead", "tr",
+    }
+)  # fmt: skip
 
 
 class _Extractor(HTMLParser):
@@ -63,7 +76,8 @@ class _Extractor(HTMLParser):
         self._list_item = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self._dropped or tag in _DROPPED or _hidden(attrs):
+        hidden = tag not in _VOID and tag not in _OPTIONAL_END and _hidden(attrs)
+        if self._dropped or tag in _DROPPED or hidden:
             if tag not in _VOID:
                 self._dropped.append(tag)
             return
@@ -92,7 +106,12 @@ class _Extractor(HTMLParser):
                 # Close everything opened inside it too; stray inner tags must not keep
                 # the rest of the page dropped.
                 del self._dropped[len(self._dropped) - 1 - self._dropped[::-1].index(tag) :]
-            return
+                return
+            if tag not in _BLOCKS and tag not in _CELLS:
+                return
+            # A block that was open around the dropped element closes: so does the element
+            # (`<section><div hidden>x</section>`), and the rest of the page is kept.
+            self._dropped.clear()
         if tag == "title":
             self._in_title = False
             self.title = " ".join("".join(self._title_pieces).split()) or None
@@ -119,15 +138,23 @@ class _Extractor(HTMLParser):
 
 
 def _hidden(attrs: list[tuple[str, str | None]]) -> bool:
-    """An element a browser does not show: `hidden`, `aria-hidden="true"`, or an inline
-    `display: none` / `visibility: hidden` (collapsed menus, consent banners, templates)."""
+    """An element a browser shows nothing of: `hidden`, or an inline `display: none`
+    (collapsed menus, consent banners). Not `aria-hidden`, which hides from screen readers
+    only, nor `visibility: hidden`, whose children may be visible."""
     for name, value in attrs:
-        if name == "hidden" or (name == "aria-hidden" and (value or "").lower() == "true"):
+        if name == "hidden":
             return True
-        if name == "style" and value:
-            style = "".join(value.lower().split())
-            if "display:none" in style or "visibility:hidden" in style:
-                return True
+        if name == "style" and value and _displays_none(value):
+            return True
+    return False
+
+
+def _displays_none(style: str) -> bool:
+    for declaration in style.split(";"):
+        prop, _, value = declaration.partition(":")
+        words = value.lower().replace("!important", " ").split()
+        if prop.strip().lower() == "display" and words == ["none"]:
+            return True
     return False
 
 
