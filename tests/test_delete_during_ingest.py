@@ -147,3 +147,28 @@ async def until_a_backend_waits_for_a_lock(connection: asyncpg.Connection) -> No
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the DELETE never waited for the document's lock")
+
+
+async def test_an_upload_whose_knowledge_base_is_deleted_meanwhile_is_a_404(
+    client: httpx.AsyncClient, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The upload found the knowledge base, then a DELETE committed before its insert: the
+    foreign key refused the document (QA round 6 saw 500s on uploads, batches and imports)."""
+    from app.documents import service
+
+    assert (await client.post("/v1/knowledge-bases", json={"name": "kb"})).is_success
+    create_many = service.create_many
+
+    async def deleted_first(*args: object, **kwargs: object) -> object:
+        admin = await asyncpg.connect(asyncpg_dsn(database_url))
+        try:
+            await admin.execute("DELETE FROM knowledge_bases WHERE name = 'kb'")
+        finally:
+            await admin.close()
+        return await create_many(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service, "create_many", deleted_first)
+    response = await client.post("/v1/knowledge-bases/kb/documents", json={"text": "Late."})
+    assert response.status_code == 404, response.text
+    assert response.json()["type"].endswith("/not-found")
+    assert "deleted by another request" in response.json()["detail"]

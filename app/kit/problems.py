@@ -201,6 +201,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 UNIQUE_VIOLATION = "23505"
+FOREIGN_KEY_VIOLATION = "23503"
 # Deadlock detected; could not serialize access.
 RETRYABLE = frozenset({"40P01", "40001"})
 
@@ -215,6 +216,17 @@ async def _integrity_error(request: Request, exc: Exception) -> JSONResponse:
             "conflict",
             "Conflict",
             "Another request created a resource with the same unique key first.",
+            instance=request.url.path,
+        )
+    if getattr(exc.orig, "sqlstate", None) == FOREIGN_KEY_VIOLATION:
+        # What the request wrote into (a knowledge base, a document) was deleted by another
+        # request after this one found it: a DELETE racing an upload (QA).
+        return problem_response(
+            404,
+            "not-found",
+            "Not found",
+            "What this request writes into was deleted by another request while it ran; "
+            "nothing of it was kept.",
             instance=request.url.path,
         )
     return await _unhandled(request, exc)
