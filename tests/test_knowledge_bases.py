@@ -163,6 +163,18 @@ async def test_delete_then_404(client: httpx.AsyncClient) -> None:
     assert (await create(client, name="gone")).status_code == 201
 
 
+async def test_concurrent_deletions_delete_once(client: httpx.AsyncClient) -> None:
+    """QA round 6: three DELETEs at once all answered 204 and wrote three events."""
+    await create(client, name="gone")
+    deletions = await asyncio.gather(*(client.delete("/v1/knowledge-bases/gone") for _ in range(3)))
+    assert sorted(r.status_code for r in deletions) == [204, 404, 404]
+    done = next(r for r in deletions if r.status_code == 204)
+    assert "content-type" not in done.headers
+    assert done.content == b""
+    events = (await client.get("/v1/events", params={"type": "knowledge_base.deleted"})).json()
+    assert len(events["items"]) == 1
+
+
 async def test_pagination_walks_everything_once(client: httpx.AsyncClient) -> None:
     names = [f"kb-{i:02d}" for i in range(7)]
     for name in names:

@@ -103,12 +103,13 @@ async def delete_knowledge_base(
     database: DatabaseDep,
     visible: VisibleDocumentsDep,
     background: BackgroundTasks,
-) -> None:
+) -> Response:
     found = await documents_repository.unreadable_exists(session, kb, visible, holding_chunks=False)
     documents_repository.refuse_if_unreadable(found, "deleting the knowledge base")
     await service.delete(session, kb)
     # After the commit, which comes before the response (app/db/dependencies.py).
     background.add_task(index_cleanup.drop_index_of, database, kb.id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post(

@@ -244,16 +244,27 @@ async def update(
 
 async def delete(session: AsyncSession, kb: KnowledgeBase) -> None:
     """Remove the knowledge base, its documents and chunks in one transaction, with row locks
-    only: its vector index goes after the commit (app/chunks/index_cleanup.py)."""
-    # Its documents' row locks first, in id order, as ingestion takes them before it writes
-    # chunks (whose foreign key then locks the knowledge base's row): the other order
-    # deadlocked with a store step holding one of these documents.
+    only: its vector index goes after the commit (app/chunks/index_cleanup.py). A deletion
+    that finds it deleted meanwhile by another is a 404, and writes no second event."""
+    # FOR NO KEY UPDATE: concurrent deletions queue here, while ingestion's foreign-key checks
+    # (FOR KEY SHARE of this row) do not wait for it.
+    locked = await session.get(
+        KnowledgeBase,
+        kb.id,
+        with_for_update={"key_share": True},
+        populate_existing=True,
+    )
+    if locked is None:
+        raise NotFound(f"Knowledge base {kb.name!r} was deleted meanwhile.")
+    # Then its documents' row locks, in id order, as ingestion takes them, before anything
+    # locks the chunks table or this row for the delete: the other order deadlocked with a
+    # store step holding one of these documents.
     await session.execute(
         select(Document.id)
         .where(Document.knowledge_base_id == kb.id)
         .order_by(Document.id)
         .with_for_update()
     )
-    events.knowledge_base_event(session, kb, "knowledge_base.deleted")
-    await session.delete(kb)
+    events.knowledge_base_event(session, locked, "knowledge_base.deleted")
+    await session.delete(locked)
     await session.flush()
