@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fpdf import FPDF
 from sqlalchemy import update
 
+from app.documents import service
 from app.models import KnowledgeBase
 from tests.fakes import FakeEmbedders
 from tests.helpers import wait_ready
@@ -147,6 +148,20 @@ async def test_reindex_uses_new_settings(client: httpx.AsyncClient, kb: None) ->
     assert done["chunk_count"] > before
     count = (await client.get(f"{BASE}/chunks/count")).json()["count"]
     assert count == done["chunk_count"]
+
+
+async def test_reindex_with_settings_that_would_fail_is_422(
+    client: httpx.AsyncClient, kb: None
+) -> None:
+    """QA round 6: a reindex after the knowledge base switched to csv_rows was a 202, then a
+    document whose reindex failed."""
+    document = (await upload_text(client, "# Notes\n\nNot a table.")).json()
+    assert (await client.patch(BASE, json={"chunking": {"strategy": "csv_rows"}})).is_success
+    refused = await client.post(f"{DOCS}/{document['id']}/reindex")
+    assert refused.status_code == 422
+    assert "needs a CSV document; this one is markdown" in refused.json()["detail"]
+    after = (await client.get(f"{DOCS}/{document['id']}")).json()
+    assert (after["status"], after["error"]) == ("ready", None)
 
 
 async def test_pdf_upload_keeps_pages(client: httpx.AsyncClient, kb: None) -> None:
@@ -397,18 +412,21 @@ async def test_job_of_other_kb_is_404(client: httpx.AsyncClient, kb: None) -> No
 
 
 async def test_failed_reindex_keeps_old_chunks(
-    client: httpx.AsyncClient, app: FastAPI, kb: None
+    client: httpx.AsyncClient, app: FastAPI, kb: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     document = (await upload_text(client, MARKDOWN)).json()
     before = (await client.get(f"{BASE}/chunks/count")).json()["count"]
     # Larger than the embedder's 256-token window: chunking refuses. The API refuses such
-    # settings now (a 422), but a knowledge base may hold them from before it did.
+    # settings now (a 422), but a knowledge base may hold them from before it did...
     async with app.state.database.transaction() as session:
         await session.execute(
             update(KnowledgeBase)
             .where(KnowledgeBase.name == "kb")
             .values(chunking={"max_tokens": 1000})
         )
+    assert (await client.post(f"{DOCS}/{document['id']}/reindex")).status_code == 422
+    # ... and a reindex checked before such settings came in fails in the job instead.
+    monkeypatch.setattr(service.knowledge_bases, "check_chunking", lambda *_, **__: None)
     assert (await client.post(f"{DOCS}/{document['id']}/reindex")).status_code == 202
     done = await wait_ready(client, f"{DOCS}/{document['id']}")
     assert done["status"] == "ready"

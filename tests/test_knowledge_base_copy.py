@@ -103,3 +103,14 @@ async def test_a_copy_is_refused_whole(client: httpx.AsyncClient) -> None:
     assert (await client.get("/v1/knowledge-bases/new")).status_code == 404
     missing = await client.post("/v1/knowledge-bases/nope/copy", json={"name": "other"})
     assert missing.status_code == 404
+    # QA round 6: every copied document failed in the background instead.
+    await client.post(
+        "/v1/knowledge-bases/old/documents", params={"wait": "true"}, json={"text": "# Notes"}
+    )
+    rows = await client.post(
+        "/v1/knowledge-bases/old/copy",
+        json={"name": "rows", "chunking": {"strategy": "csv_rows"}},
+    )
+    assert rows.status_code == 422
+    assert "the copy would chunk others (1 markdown)" in rows.json()["detail"]
+    assert (await client.get("/v1/knowledge-bases/rows")).status_code == 404

@@ -33,6 +33,7 @@ from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.filters import matches_all_somewhere
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
+from app.knowledge_bases import service as knowledge_bases
 from app.models import Document, DocumentSource, KnowledgeBase
 
 WAIT_POLL_S = 0.1
@@ -425,6 +426,8 @@ async def reindex(
         raise Conflict(f"Document {document.id} is still being processed ({document.status}).")
     if document.tree is None and await session.get(DocumentSource, document.id) is None:
         raise Conflict(f"Document {document.id} has nothing to reindex from.")
+    # Settings the job would fail with are a 422 now, as at upload (csv_rows on a PDF...).
+    knowledge_bases.check_chunking(kb, None, document_format=document.format or "unknown")
     document.status = "queued"
     document.error = None
     document.progress = {"stage": "queued"}

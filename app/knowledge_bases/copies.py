@@ -13,12 +13,13 @@ from __future__ import annotations
 import uuid
 
 from pydantic import BaseModel, Field
-from sqlalchemy import ColumnElement, select, text
+from sqlalchemy import ColumnElement, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.events import service as events
 from app.jobs import repository as jobs_repository
+from app.kit.errors import ValidationFailed
 from app.knowledge_bases import service
 from app.knowledge_bases.schemas import KnowledgeBaseCreate, KnowledgeBaseRead
 from app.models import Document, KnowledgeBase
@@ -101,6 +102,8 @@ async def copy_into(
 ) -> KnowledgeBaseCopied:
     """Create the new knowledge base and copy the source's ready, readable documents into it,
     in one transaction; the job loops do the rest."""
+    if data.chunking.get("strategy") == "csv_rows":
+        await _only_csv_to_chunk(session, source, visible)
     created = await service.create(session, project_id=source.project_id, data=data)
     rows = await session.execute(
         select(Document.id, Document.status).where(Document.knowledge_base_id == source.id, visible)
@@ -158,3 +161,29 @@ async def copy_into(
         embed_job_id=embed_job_id,
         not_copied=len(statuses) - len(old_ids),
     )
+
+
+async def _only_csv_to_chunk(
+    session: AsyncSession, source: KnowledgeBase, visible: ColumnElement[bool]
+) -> None:
+    """csv_rows chunks CSV only: documents of another format the copy would chunk again (those
+    with a tree) would all fail in the background, so the copy is refused up front."""
+    others = (
+        await session.execute(
+            select(Document.format, func.count())
+            .where(
+                Document.knowledge_base_id == source.id,
+                Document.status == "ready",
+                Document.tree.is_not(None),
+                Document.format != "csv",
+                visible,
+            )
+            .group_by(Document.format)
+            .order_by(Document.format)
+        )
+    ).all()
+    if others:
+        found = ", ".join(f"{count} {fmt}" for fmt, count in others)
+        raise ValidationFailed(
+            f"The csv_rows strategy needs CSV documents; the copy would chunk others ({found})."
+        )
