@@ -601,3 +601,12 @@ async def test_blank_titles_are_no_titles(client: httpx.AsyncClient, kb: None) -
         patched = await client.patch(url, json={"title": title})
         assert patched.status_code == 422, (title, patched.text)
     assert (await client.patch(url, json={"title": " New "})).json()["title"] == "New"
+
+
+async def test_a_blank_external_id_is_422(client: httpx.AsyncClient, kb: None) -> None:
+    """QA round 6: JSON stored "  " as an external id."""
+    blank = await client.post(DOCS, json={"text": "Body.", "external_id": "  "})
+    assert blank.status_code == 422
+    assert blank.json()["errors"][0]["loc"] == ["body", "external_id"]
+    form = await client.post(DOCS, files={"file": ("a.txt", b"Body.")}, data={"external_id": "  "})
+    assert form.status_code == 422

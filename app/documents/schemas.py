@@ -24,6 +24,14 @@ def optional_title(value: str | None) -> str | None:
     return (value.strip() or None) if value is not None else None
 
 
+def external_id_not_blank(value: str | None) -> str | None:
+    """An external id is kept as given, but one of whitespace only names nothing (a multipart
+    form drops an empty field; a JSON `"  "` was stored as an id)."""
+    if value is not None and not value.strip():
+        raise ValueError("may not be blank; leave it out for a document without one")
+    return value
+
+
 class DocumentFields(RequestModel):
     """What an upload says besides its content: the fields of a JSON upload, and the form
     fields of a multipart one (which are checked by this model too)."""
@@ -46,6 +54,7 @@ class DocumentFields(RequestModel):
     )
 
     _title = field_validator("title")(optional_title)
+    _external_id = field_validator("external_id")(external_id_not_blank)
 
     @field_validator("format")
     @classmethod

@@ -121,9 +121,13 @@ async def create_many(
     if hidden:
         # Neither replaced nor taken over: the caller cannot read the holder. Said here; the
         # unique index would refuse the insert with a message that reads like a race.
+        index = next(i for i, (upload, _) in enumerate(uploads) if upload.external_id in hidden)
+        where = f"documents[{index}]: " if len(uploads) > 1 else ""
         raise Conflict(
-            f"External id {min(hidden)!r} is in use in this knowledge base by a document you "
-            "cannot read: upload with another external id, or without one."
+            f"{where}External id {uploads[index][0].external_id!r} is in use in this knowledge "
+            "base by a document you cannot read: upload with another external id, or without "
+            "one.",
+            extra={"index": index} if len(uploads) > 1 else None,
         )
     results: list[tuple[Document, bool]] = []
     created: dict[uuid.UUID, tuple[Document, Upload, str, Document | None]] = {}

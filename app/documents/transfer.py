@@ -22,7 +22,7 @@ from app.chunks.embedding import DocumentEmbedder
 from app.chunks.schemas import MAX_BULK_CHUNKS, ChunkBulkItem, ChunkBulkResult, ChunkContent
 from app.config import Settings
 from app.documents import repository
-from app.documents.schemas import optional_title
+from app.documents.schemas import external_id_not_blank, optional_title
 from app.events import service as events
 from app.ingestion.parsers import supported_formats
 from app.ingestion.parsers.base import ParsedDocument
@@ -53,6 +53,7 @@ class DocumentTransfer(RequestModel):
     metadata: Metadata = Field(default_factory=dict)
     access: DocumentAccess | None = None
     _title = field_validator("title")(optional_title)
+    _external_id = field_validator("external_id")(external_id_not_blank)
     embedding_model: StoredText | None = Field(
         default=None,
         max_length=300,
@@ -189,18 +190,27 @@ def _check_text_and_pages(tree: ParsedDocument) -> None:
         )
 
 
-async def _external_id_free(session: AsyncSession, kb: KnowledgeBase, external_id: str) -> None:
+async def _external_id_free(
+    session: AsyncSession, kb: KnowledgeBase, external_id: str, visible: ColumnElement[bool]
+) -> None:
     await repository.lock_versions(session, kb.id, external_ids={external_id})
     # Whoever can read it: the id is unique in the knowledge base either way.
     held = await repository.by_external_ids(session, kb, {external_id}, visible=true())
     pending = await repository.pending_versions(
         session, kb, external_ids={external_id}, document_ids=set(), visible=true()
     )
-    if held or pending:
+    if not held and not pending:
+        return
+    readable = await repository.by_external_ids(session, kb, {external_id}, visible=visible)
+    if held and not readable:
         raise Conflict(
-            f"External id {external_id!r} is in use in this knowledge base: delete that "
-            "document first, or import without it."
+            f"External id {external_id!r} is in use in this knowledge base by a document you "
+            "cannot read: import with another external id, or without one."
         )
+    raise Conflict(
+        f"External id {external_id!r} is in use in this knowledge base: delete that "
+        "document first, or import without it."
+    )
 
 
 async def import_document(
@@ -220,7 +230,7 @@ async def import_document(
     collide with its own originals)."""
     _check(kb, body)
     if body.external_id is not None:
-        await _external_id_free(session, kb, body.external_id)
+        await _external_id_free(session, kb, body.external_id, visible)
     tree = body.tree
     title = body.title or (tree.title if tree else None) or body.filename or ""
     document = Document(

@@ -281,7 +281,15 @@ async def test_uploads_never_return_or_replace_a_hidden_document(
         headers=bearer(outsider),
     )
     assert batch.status_code == 409
-    assert "cannot read" in batch.json()["detail"]
+    assert batch.json()["detail"].startswith("documents[1]: External id 'minutes'")
+    assert batch.json()["index"] == 1
+    imported = await client.post(
+        f"{url}/import",
+        json={"external_id": "minutes", "chunks": [{"text": "new minutes"}]},
+        headers=bearer(outsider),
+    )
+    assert imported.status_code == 409
+    assert "by a document you cannot read" in imported.json()["detail"]
     kept = await client.get(f"{url}/minutes", headers=bearer(admin))
     assert kept.json()["id"] == hidden["id"]
 
