@@ -172,3 +172,26 @@ async def test_an_upload_whose_knowledge_base_is_deleted_meanwhile_is_a_404(
     assert response.status_code == 404, response.text
     assert response.json()["type"].endswith("/not-found")
     assert "deleted by another request" in response.json()["detail"]
+
+
+async def test_an_upload_waiting_for_a_deleted_document_is_a_404(database_url: str) -> None:
+    """QA round 6: `?wait=true` answered 202 with a stale `queued` body instead."""
+    app = create_app(Settings(env="test", database_url=database_url, workers=0))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            assert (await client.post("/v1/knowledge-bases", json={"name": "kb"})).is_success
+            docs = "/v1/knowledge-bases/kb/documents"
+            waiting = asyncio.create_task(
+                client.post(docs, params={"wait": "true", "timeout": 10}, json={"text": "Soon."})
+            )
+            listed: list[dict[str, str]] = []
+            for _ in range(200):
+                listed = (await client.get(docs)).json()["items"]
+                if listed:
+                    break
+                await asyncio.sleep(0.02)
+            assert (await client.delete(f"{docs}/{listed[0]['id']}")).status_code == 204
+            answer = await waiting
+            assert answer.status_code == 404, answer.text
+            assert "was deleted while this request waited" in answer.json()["detail"]

@@ -30,7 +30,7 @@ from app.documents.schemas import (
 from app.documents.upload import precheck, read_json, read_json_batch, read_multipart
 from app.ingestion.tree import AnyNode
 from app.kit.bodies import json_request_body, reads_body_by_hand, require_json, require_json_body
-from app.kit.errors import AppError, UnsupportedMediaType, ValidationFailed
+from app.kit.errors import AppError, NotFound, UnsupportedMediaType, ValidationFailed
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.kit.strings import json_problem
@@ -125,10 +125,14 @@ async def create_document(
         finished = await service.wait_until_done(
             database, document.id, project_id=kb.project_id, timeout_s=wait_timeout
         )
-        if finished is not None:
-            document = finished
-            if document.status in ("ready", "failed"):
-                code = status.HTTP_200_OK
+        if finished is None:
+            raise NotFound(
+                f"Document {document.id} was deleted while this request waited for it (by a "
+                "DELETE, or superseded by a newer upload of its external id)."
+            )
+        document = finished
+        if document.status in ("ready", "failed"):
+            code = status.HTTP_200_OK
     body = service.to_read(document).model_dump(mode="json")
     return JSONResponse(
         body, status_code=code, headers={"Location": f"{request.url.path}/{document.id}"}
