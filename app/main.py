@@ -17,7 +17,7 @@ from app.audit.router import router as audit_router
 from app.auth import mode as auth_mode
 from app.auth.ratelimit import RateLimiter
 from app.auth.service import ensure_bootstrap_key
-from app.chunks import index_cleanup
+from app.chunks import index_upkeep
 from app.chunks.embedding import EmbedderFactory
 from app.chunks.providers import default_embedder_factory
 from app.chunks.router import router as chunks_router
@@ -148,10 +148,10 @@ def create_app(
             asyncio.create_task(
                 every(
                     PRUNE_EVERY_S,
-                    lambda: index_cleanup.drop_orphan_indexes(database),
-                    what="vector index cleanup",
+                    lambda: index_upkeep.sweep(database),
+                    what="vector index upkeep",
                 ),
-                name="arbor-index-cleanup",
+                name="arbor-index-upkeep",
             ),
         ]
         freeze_startup_heap()

@@ -7,11 +7,12 @@ from typing import Annotated
 from fastapi import APIRouter, BackgroundTasks, Depends, Request, Response, status
 
 from app.auth.dependencies import (
+    CallerDep,
     VisibleDocumentsDep,
     require_all_knowledge_bases,
     require_scope_by_method,
 )
-from app.chunks import index_cleanup
+from app.chunks import index_upkeep
 from app.db.dependencies import DatabaseDep, SessionDep
 from app.documents import repository as documents_repository
 from app.kit.bodies import require_json_body
@@ -25,6 +26,7 @@ from app.knowledge_bases.schemas import (
     KnowledgeBaseRead,
     KnowledgeBaseUpdate,
 )
+from app.models import KnowledgeBase
 from app.projects.dependencies import ProjectDep
 
 router = APIRouter(
@@ -44,9 +46,21 @@ router = APIRouter(
     dependencies=[require_all_knowledge_bases, require_json_body],
 )
 async def create_knowledge_base(
-    data: KnowledgeBaseCreate, session: SessionDep, project: ProjectDep, response: Response
+    data: KnowledgeBaseCreate,
+    database: DatabaseDep,
+    caller: CallerDep,
+    project: ProjectDep,
+    response: Response,
 ) -> KnowledgeBaseRead:
-    created = await service.create(session, project_id=project.id, data=data)
+    # Its own transaction, not the request's session: the index is built after the commit
+    # (CREATE INDEX CONCURRENTLY waits for every older transaction, a request's own included).
+    async with database.transaction(
+        project_id=caller.project.id, knowledge_bases=caller.knowledge_bases
+    ) as session:
+        created = await service.create(session, project_id=project.id, data=data)
+        kb = await session.get(KnowledgeBase, created.id)
+    assert kb is not None
+    await index_upkeep.build_index_of(database, kb)
     response.headers["Location"] = f"/v1/knowledge-bases/{created.id}"
     return created
 
@@ -108,7 +122,7 @@ async def delete_knowledge_base(
     documents_repository.refuse_if_unreadable(found, "deleting the knowledge base")
     await service.delete(session, kb)
     # After the commit, which comes before the response (app/db/dependencies.py).
-    background.add_task(index_cleanup.drop_index_of, database, kb.id)
+    background.add_task(index_upkeep.drop_index_of, database, kb.id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -140,4 +154,9 @@ async def copy_knowledge_base(
     )
     response.headers["Location"] = f"/v1/knowledge-bases/{copied.knowledge_base.id}"
     background.add_task(request.app.state.poke_workers)
+    # After the commit, as a creation's (app/chunks/index_upkeep.py); until it is built, the
+    # copy searches exactly.
+    target = await session.get(KnowledgeBase, copied.knowledge_base.id)
+    assert target is not None
+    background.add_task(index_upkeep.build_index_of, request.app.state.database, target)
     return copied

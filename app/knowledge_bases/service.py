@@ -9,7 +9,6 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.chunks.vector_index import create_vector_index
 from app.embeddings.registry import input_window
 from app.events import service as events
 from app.ingestion.chunking import ChunkingConfig, token_budget
@@ -186,13 +185,7 @@ async def create(
     session.add(kb)
     await session.flush()
     events.knowledge_base_event(session, kb, "knowledge_base.created")
-    await create_vector_index(
-        session,
-        knowledge_base_id=kb.id,
-        dimensions=kb.embedding_dimensions,
-        m=kb.hnsw_m,
-        ef_construction=kb.hnsw_ef_construction,
-    )
+    # Its vector index is built after the commit, concurrently (app/chunks/index_upkeep.py).
     return await _read(session, kb)
 
 
@@ -244,7 +237,7 @@ async def update(
 
 async def delete(session: AsyncSession, kb: KnowledgeBase) -> None:
     """Remove the knowledge base, its documents and chunks in one transaction, with row locks
-    only: its vector index goes after the commit (app/chunks/index_cleanup.py). A deletion
+    only: its vector index goes after the commit (app/chunks/index_upkeep.py). A deletion
     that finds it deleted meanwhile by another is a 404, and writes no second event."""
     # FOR NO KEY UPDATE: concurrent deletions queue here, while ingestion's foreign-key checks
     # (FOR KEY SHARE of this row) do not wait for it.

@@ -1,5 +1,6 @@
-"""A deleted knowledge base's vector index goes after the deletion commits, without a table
-lock that every other knowledge base would wait for (app/chunks/index_cleanup.py)."""
+"""Knowledge bases' vector indexes are built after a creation commits and dropped after a
+deletion commits, concurrently: no table lock that every other knowledge base would wait for
+(app/chunks/index_upkeep.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import httpx
 from fastapi import FastAPI
 from sqlalchemy import text
 
-from app.chunks import index_cleanup
+from app.chunks import index_upkeep
 from app.chunks.vector_index import index_name
 from app.db.urls import asyncpg_dsn
 
@@ -53,18 +54,50 @@ async def test_a_deletion_waits_for_no_reader_of_other_knowledge_bases(
     assert not await has_index(app, created["id"])
 
 
-async def test_indexes_of_knowledge_bases_gone_are_swept(
+async def test_a_creation_holds_back_no_writer_of_other_knowledge_bases(
+    client: httpx.AsyncClient, app: FastAPI, database_url: str
+) -> None:
+    """CREATE INDEX in the creating transaction queued for a SHARE lock behind every open
+    write on chunks, and every later write queued behind it until the creation committed."""
+    other = (await client.post("/v1/knowledge-bases", json={"name": "other"})).json()
+    writer = await asyncpg.connect(asyncpg_dsn(database_url))
+    late = await asyncpg.connect(asyncpg_dsn(database_url))
+    try:
+        writing = writer.transaction()
+        await writer.execute("SET lock_timeout = '20s'")
+        await writing.start()
+        await writer.execute("LOCK TABLE chunks IN ROW EXCLUSIVE MODE")  # an ingestion's write
+        creating = asyncio.create_task(client.post("/v1/knowledge-bases", json={"name": "new"}))
+        await asyncio.sleep(0.5)  # the creation is waiting for the open write now
+        await late.execute("SET lock_timeout = '2s'")
+        # Another ingestion's write (an update of nothing) is not held back by the creation.
+        await late.execute(
+            "UPDATE chunks SET chunk_index = chunk_index WHERE knowledge_base_id = $1",
+            uuid.UUID(other["id"]),
+        )
+        await writing.commit()
+    finally:
+        await writer.close()
+        await late.close()
+    created = await creating
+    assert created.status_code == 201, created.text
+    assert await has_index(app, created.json()["id"])
+
+
+async def test_the_sweep_builds_missing_indexes_and_drops_orphans(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
-    """What a process that died between a deletion and its drop leaves behind."""
+    """What a process that died between a commit and its index build or drop leaves behind."""
     gone = (await client.post("/v1/knowledge-bases", json={"name": "gone"})).json()
     kept = (await client.post("/v1/knowledge-bases", json={"name": "kept"})).json()
     async with app.state.database.transaction() as session:
         await session.execute(
             text("DELETE FROM knowledge_bases WHERE id = :id"), {"id": uuid.UUID(gone["id"])}
         )
+        await session.execute(text(f"DROP INDEX {index_name(uuid.UUID(kept['id']))}"))
     assert await has_index(app, gone["id"])
-    assert await index_cleanup.drop_orphan_indexes(app.state.database) == 1
+    assert not await has_index(app, kept["id"])
+    assert await index_upkeep.sweep(app.state.database) == (1, 1)
     assert not await has_index(app, gone["id"])
     assert await has_index(app, kept["id"])
-    assert await index_cleanup.drop_orphan_indexes(app.state.database) == 0
+    assert await index_upkeep.sweep(app.state.database) == (0, 0)
