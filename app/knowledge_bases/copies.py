@@ -102,7 +102,7 @@ async def copy_into(
 ) -> KnowledgeBaseCopied:
     """Create the new knowledge base and copy the source's ready, readable documents into it,
     in one transaction; the job loops do the rest."""
-    if data.chunking.get("strategy") == "csv_rows":
+    if service.chunks_csv_only(data.chunking):
         await _only_csv_to_chunk(session, source, visible)
     created = await service.create(session, project_id=source.project_id, data=data)
     rows = await session.execute(

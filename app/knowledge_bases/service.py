@@ -54,6 +54,11 @@ def validate_chunking(chunking: dict[str, Any], *, provider: str | None = None) 
     return chunking
 
 
+def chunks_csv_only(chunking: dict[str, Any]) -> bool:
+    """The csv_rows strategy: it cuts CSV rows, and fails on any other document."""
+    return chunking.get("strategy") == "csv_rows"
+
+
 def check_chunking(
     kb: KnowledgeBase, override: dict[str, Any] | None, *, document_format: str
 ) -> None:
@@ -61,7 +66,7 @@ def check_chunking(
     its ingestion would fail with, at upload rather than in the background job."""
     merged = {**kb.chunking, **(override or {})}
     validate_chunking(merged, provider=kb.embedding_provider)
-    if merged.get("strategy") == "csv_rows" and document_format != "csv":
+    if chunks_csv_only(merged) and document_format != "csv":
         raise ValidationFailed(
             f"The csv_rows strategy needs a CSV document; this one is {document_format}. Send "
             'another `chunking` (e.g. {"strategy": "hierarchical"}) with it.'
