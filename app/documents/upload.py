@@ -17,7 +17,7 @@ from app.ingestion.detect import detect_format
 from app.kit.bodies import invalid_body, limited_stream, read_json_model
 from app.kit.errors import BadRequest, UnprocessableDocument, ValidationFailed
 
-TEXT_FORMATS = frozenset({"text", "markdown", "csv", "html"})
+TEXT_FORMATS = frozenset({"text", "markdown", "csv", "html", "json", "jsonl"})
 MAX_FORM_FIELD_BYTES = 1024 * 1024
 
 

@@ -34,6 +34,8 @@ class Block:
     title: str = ""
     # Code, table rows and CSV rows are kept whole: sentence rules would only cut them badly.
     split_sentences: bool = True
+    # OCR confidence of the block's text (0..1); None for text the document carried as text.
+    confidence: float | None = None
 
 
 @dataclass(slots=True)
@@ -44,6 +46,7 @@ class _Draft:
     title: str = ""
     level: int = 0
     children: list[_Draft] = field(default_factory=list)
+    confidence: float | None = None
 
 
 class _Freezer:
@@ -57,13 +60,16 @@ class _Freezer:
 
     def common(self, draft: _Draft, path: str) -> dict[str, object]:
         page_start, page_end = self.pages(draft.start, draft.end)
-        return {
+        fields: dict[str, object] = {
             "node_id": make_node_id(self.digest, draft.kind, draft.start, draft.end, path),
             "range": NodeRange(start_offset=draft.start, end_offset=draft.end),
             "text": self.text[draft.start : draft.end],
             "page_start": page_start,
             "page_end": page_end,
         }
+        if draft.confidence is not None:
+            fields["confidence"] = draft.confidence
+        return fields
 
     def child(self, draft: _Draft, path: str) -> ChildNode:
         fields = self.common(draft, path)
@@ -89,12 +95,14 @@ def page_span(
 
 
 def _paragraph(text: str, block: Block) -> _Draft:
-    draft = _Draft(NodeKind.PARAGRAPH, block.start, block.end)
+    draft = _Draft(NodeKind.PARAGRAPH, block.start, block.end, confidence=block.confidence)
     if block.split_sentences:
         spans = segment.sentences(text, block.start, block.end)
         # One sentence would only repeat its paragraph, so the paragraph stays the leaf.
         if len(spans) > 1:
-            draft.children = [_Draft(NodeKind.SENTENCE, s, e) for s, e in spans]
+            draft.children = [
+                _Draft(NodeKind.SENTENCE, s, e, confidence=block.confidence) for s, e in spans
+            ]
     return draft
 
 
@@ -166,6 +174,7 @@ class TextBuilder:
         title: str = "",
         split_sentences: bool = True,
         separator: str = "\n\n",
+        confidence: float | None = None,
     ) -> None:
         """Append a stripped piece as a block after `separator`; blank pieces are dropped (a
         blank heading leaves a boundary)."""
@@ -179,7 +188,15 @@ class TextBuilder:
         start = self._length
         self.raw(piece)
         self.blocks.append(
-            Block(kind, start, self._length, level, title, split_sentences=split_sentences)
+            Block(
+                kind,
+                start,
+                self._length,
+                level,
+                title,
+                split_sentences=split_sentences,
+                confidence=confidence,
+            )
         )
 
     def text(self) -> str:

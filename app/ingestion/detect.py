@@ -7,7 +7,9 @@ import io
 import zipfile
 
 from app.ingestion.parsers import supported_formats
+from app.ingestion.parsers.archive import odf_mimetype
 from app.ingestion.parsers.docx import DOCUMENT_PART
+from app.ingestion.parsers.images import is_image
 from app.ingestion.parsers.markdown import looks_like_markdown
 from app.kit.errors import UnsupportedMediaType
 
@@ -21,6 +23,24 @@ EXTENSIONS = {
     ".htm": "html",
     ".pdf": "pdf",
     ".docx": "docx",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+    ".ods": "ods",
+    ".pptx": "pptx",
+    ".png": "image",
+    ".jpg": "image",
+    ".jpeg": "image",
+    ".tif": "image",
+    ".tiff": "image",
+    ".webp": "image",
+    ".bmp": "image",
+    ".epub": "epub",
+    ".eml": "eml",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".rtf": "rtf",
+    ".odt": "odt",
 }
 CONTENT_TYPES = {
     "text/markdown": "markdown",
@@ -31,7 +51,31 @@ CONTENT_TYPES = {
     "application/xhtml+xml": "html",
     "application/pdf": "pdf",
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "application/vnd.ms-excel.sheet.macroenabled.12": "xlsx",
+    "application/vnd.oasis.opendocument.spreadsheet": "ods",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
+    "image/png": "image",
+    "image/jpeg": "image",
+    "image/tiff": "image",
+    "image/webp": "image",
+    "image/bmp": "image",
+    "application/epub+zip": "epub",
+    "message/rfc822": "eml",
+    "application/json": "json",
+    "application/x-ndjson": "jsonl",
+    "application/jsonl": "jsonl",
+    "application/rtf": "rtf",
+    "text/rtf": "rtf",
+    "application/vnd.oasis.opendocument.text": "odt",
 }
+# Zip containers told apart by the part only their format has.
+_ZIP_PARTS = {
+    DOCUMENT_PART: "docx",
+    "xl/workbook.xml": "xlsx",
+    "ppt/presentation.xml": "pptx",
+}
+_ZIP_FORMATS = frozenset({*_ZIP_PARTS.values(), "ods", "odt", "epub"})
 # Formats we refuse on sight, whatever the name says: images, media, executables, archives.
 _BINARY_MAGIC = (
     b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"II*\x00", b"MM\x00*",
@@ -65,12 +109,16 @@ def _zip_format(data: bytes, hinted: str | None) -> str:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
     except (zipfile.BadZipFile, OSError, ValueError):
-        if hinted == "docx":
-            return "docx"  # a damaged Word file: its parser says what is wrong with it
+        if hinted in _ZIP_FORMATS:
+            return hinted  # a damaged file of that format: its parser says what is wrong
         raise _unsupported("an unreadable zip archive") from None
-    if DOCUMENT_PART in names:
-        return "docx"
-    raise _unsupported("a zip archive that is not a DOCX document")
+    for part, fmt in _ZIP_PARTS.items():
+        if part in names:
+            return fmt
+    declared = odf_mimetype(data)
+    if declared is not None:
+        return declared
+    raise _unsupported("a zip archive that is not a document of a supported format")
 
 
 def _is_text(head: bytes) -> bool:
@@ -94,7 +142,8 @@ def _looks_html(head: bytes) -> bool:
 def detect_format(data: bytes, filename: str | None, content_type: str | None) -> str:
     """Return a registered format name for the upload, or raise UnsupportedMediaType.
 
-    Content decides first (PDF magic, a zip holding word/document.xml, an HTML doctype, known
+    Content decides first (PDF magic, a zip holding the part of DOCX, XLSX or PPTX or the
+    `mimetype` of ODS, ODT or EPUB, image and RTF signatures, an HTML doctype, other known
     binary signatures refused), then the extension, then the content type. Text with no
     decisive hint is markdown when its first MiB has an ATX heading or a code fence outside
     code, else plain text. Cheap enough to call at upload time.
@@ -107,6 +156,10 @@ def detect_format(data: bytes, filename: str | None, content_type: str | None) -
         return "pdf"
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return _zip_format(data, by_name or by_type)
+    if is_image(head):
+        return "image"
+    if head.lstrip().startswith(b"{\\rtf"):
+        return "rtf"
     if head.startswith(_BINARY_MAGIC) or (head.startswith(b"MZ") and b"\x00" in head):
         raise _unsupported("binary content of an unsupported type")
     if _looks_html(head):

@@ -83,6 +83,11 @@ class _NodeBase(BaseModel):
     page_end: int | None = None
     # Left out of the stored tree when absent: most nodes never have one.
     enrichment: NodeEnrichment | None = Field(default=None, exclude_if=lambda v: v is None)
+    # The OCR engine's mean confidence over the lines of a node read from an image; absent
+    # for text the document carried as text.
+    confidence: float | None = Field(
+        default=None, ge=0, le=1, exclude_if=lambda v: v is None, description="OCR only."
+    )
 
 
 class SentenceNode(_NodeBase):

@@ -5,9 +5,17 @@ from __future__ import annotations
 from app.ingestion.parsers.base import ParsedDocument, ParseLimits, Parser
 from app.ingestion.parsers.csv import CsvParser
 from app.ingestion.parsers.docx import DocxParser
+from app.ingestion.parsers.ebooks import EpubParser
 from app.ingestion.parsers.html import HtmlParser
+from app.ingestion.parsers.images import ImageParser
+from app.ingestion.parsers.mail import EmlParser
 from app.ingestion.parsers.markdown import MarkdownParser
+from app.ingestion.parsers.odt import OdtParser
 from app.ingestion.parsers.pdf import PdfParser
+from app.ingestion.parsers.records import JsonlParser, JsonParser
+from app.ingestion.parsers.rtf import RtfParser
+from app.ingestion.parsers.sheets import OdsParser, XlsxParser
+from app.ingestion.parsers.slides import PptxParser
 from app.ingestion.parsers.text import TextParser
 from app.kit.errors import UnsupportedMediaType
 
@@ -50,5 +58,15 @@ for _parser in (
     DocxParser(),
     CsvParser(),
     HtmlParser(),
+    XlsxParser(),
+    OdsParser(),
+    PptxParser(),
+    ImageParser(),
+    EpubParser(),
+    EmlParser(),
+    JsonParser(),
+    JsonlParser(),
+    RtfParser(),
+    OdtParser(),
 ):
     register_parser(_parser)

@@ -27,6 +27,15 @@ class ParseLimits(BaseModel):
     max_csv_rows: int = Field(default=1_000_000, gt=0)
     # Python's csv module refuses fields over 131072 characters on its own.
     max_csv_field_chars: int = Field(default=131_072, gt=0, le=131_072)
+    # Spreadsheets: cells read in all (a sheet's used range may claim a million rows).
+    max_sheet_cells: int = Field(default=5_000_000, gt=0)
+    max_sheet_columns: int = Field(default=1_000, gt=0)
+    # Images: pixels per page (a 1x1 PNG may claim 100,000 x 100,000) and OCR work.
+    max_image_pixels: int = Field(default=40_000_000, gt=0)
+    max_ocr_pages: int = Field(default=200, gt=0)
+    max_ocr_seconds: float = Field(default=600.0, gt=0)
+    # Records of a JSON or JSONL document, messages nested in an e-mail.
+    max_records: int = Field(default=1_000_000, gt=0)
 
 
 class ParsedDocument(BaseModel):
@@ -43,6 +52,8 @@ class ParsedDocument(BaseModel):
     page_offsets: list[int] | None = None
     # The header row's cells; CSV only. Its rendered line is also the root's first paragraph.
     csv_header: list[str] | None = None
+    # The 1-based pages (PDF) whose text was read by OCR, not from the file's text layer.
+    ocr_pages: list[int] | None = None
 
 
 class Parser(Protocol):
@@ -103,6 +114,7 @@ def finish(
     limits: ParseLimits,
     page_offsets: list[int] | None = None,
     csv_header: list[str] | None = None,
+    ocr_pages: list[int] | None = None,
 ) -> ParsedDocument:
     """Build the tree over `text` and wrap it in a ParsedDocument."""
     if all(block.kind == "boundary" for block in blocks):
@@ -117,4 +129,5 @@ def finish(
         page_count=len(page_offsets) if page_offsets is not None else None,
         page_offsets=page_offsets,
         csv_header=csv_header,
+        ocr_pages=ocr_pages,
     )

@@ -176,3 +176,12 @@ class HtmlParser:
             title=title or extractor.title,
             limits=limits,
         )
+
+
+def extract(markup: str) -> tuple[TextBuilder, str | None]:
+    """The blocks and `<title>` of an HTML text, for formats that carry HTML inside them
+    (EPUB chapters, e-mail bodies)."""
+    extractor = _Extractor()
+    extractor.feed(markup.replace("\x00", ""))
+    extractor.close()
+    return extractor.out, extractor.title

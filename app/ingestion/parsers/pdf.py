@@ -10,7 +10,9 @@ from pypdf.errors import DependencyError
 
 from app.ingestion import segment
 from app.ingestion.builder import Block
+from app.ingestion.parsers import pdf_ocr
 from app.ingestion.parsers.base import ParsedDocument, ParseLimits, finish
+from app.ingestion.parsers.images import paged_layout
 from app.kit.errors import PayloadTooLarge, UnprocessableDocument
 
 PAGE_SEPARATOR = "\n\n"
@@ -82,16 +84,21 @@ def pdf_layout(pages: list[str]) -> tuple[str, list[int], list[Block]]:
 
 
 class PdfParser:
-    """Parses PDFs that have a text layer."""
+    """Parses PDFs: the text layer, and OCR for scanned pages."""
 
     format = "pdf"
 
     def parse(self, data: bytes, *, title: str | None, limits: ParseLimits) -> ParsedDocument:
-        """Extract each page's text; scanned PDFs (no text layer) are refused."""
-        pages, meta_title = _read_pages(_open(data), limits)
-        if not any(pages):
-            raise UnprocessableDocument("PDF has no text layer; OCR is not supported")
-        text, offsets, blocks = pdf_layout(pages)
+        """Extract each page's text; pages without a usable text layer are read by OCR."""
+        reader = _open(data)
+        pages, meta_title = _read_pages(reader, limits)
+        scanned = pdf_ocr.ocr_missing_pages(data, reader, pages, limits)
+        if scanned is not None and scanned.ocr_pages:
+            text, offsets, blocks = paged_layout(scanned.pages)
+        elif not any(pages):
+            raise UnprocessableDocument("PDF has no text layer, and OCR found no text on it")
+        else:
+            text, offsets, blocks = pdf_layout(pages)
         return finish(
             text,
             blocks,
@@ -99,4 +106,5 @@ class PdfParser:
             title=title or meta_title,
             limits=limits,
             page_offsets=offsets,
+            ocr_pages=scanned.ocr_pages if scanned is not None else None,
         )

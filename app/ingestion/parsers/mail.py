@@ -1,0 +1,125 @@
+"""E-mail (RFC 5322 `.eml`) via the standard library: headers, body, attachments as sections.
+
+The title is the subject; the first paragraph lists From, To, Cc and Date. The body is the
+plain-text part, else the HTML part read as HTML. Each attachment in a supported format is
+parsed by its own parser and becomes a level-1 section `Attachment: name` holding its tree's
+headings and paragraphs one level deeper; one in another format is named and skipped.
+Attached e-mails nest at most MAX_DEPTH deep.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from email.message import EmailMessage
+
+from app.ingestion import segment
+from app.ingestion.builder import TextBuilder
+from app.ingestion.parsers.base import ParsedDocument, ParseLimits, finish
+from app.ingestion.parsers.html import extract
+from app.ingestion.parsers.nesting import append_blocks
+from app.ingestion.tree import ParagraphNode, SectionNode, iter_nodes
+from app.kit.errors import AppError, UnprocessableDocument
+
+HEADERS = ("From", "To", "Cc", "Date")
+MAX_DEPTH = 3
+MAX_ATTACHMENTS = 100
+
+
+def _header(message: EmailMessage, name: str) -> str:
+    try:
+        value = message.get(name)
+    except Exception:  # a malformed header the policy cannot parse
+        return ""
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def _body(message: EmailMessage, out: TextBuilder) -> None:
+    part = message.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return
+    try:
+        content = part.get_content()
+    except (LookupError, ValueError, AssertionError):
+        payload = part.get_payload(decode=True)
+        content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
+    if not isinstance(content, str):
+        return
+    content = content.replace("\r\n", "\n").replace("\x00", "")
+    if part.get_content_subtype() == "html":
+        inner, _ = extract(content)
+        append_blocks(out, inner, shift=0)
+        return
+    for start, end in segment.blocks(content):
+        out.add(content[start:end])
+
+
+def _tree_builder(parsed: ParsedDocument) -> TextBuilder:
+    """A parsed attachment's headings and paragraphs again, as blocks."""
+    inner = TextBuilder()
+    for node in iter_nodes(parsed.root):
+        if isinstance(node, SectionNode):
+            inner.add(node.title, kind="heading", level=node.level, title=node.title)
+        elif isinstance(node, ParagraphNode):
+            inner.add(node.text, split_sentences=bool(node.children), confidence=node.confidence)
+    return inner
+
+
+def _attachments(message: EmailMessage, out: TextBuilder, limits: ParseLimits, depth: int) -> None:
+    from app.ingestion.parse import parse_document  # the registry imports this module
+
+    for count, part in enumerate(message.iter_attachments()):
+        name = part.get_filename() or f"attachment {count + 1}"
+        if count >= MAX_ATTACHMENTS:
+            break
+        heading = f"Attachment: {name}"
+        out.add(heading, kind="heading", level=1, title=heading)
+        if part.get_content_type() == "message/rfc822" and depth < MAX_DEPTH:
+            inner_message = part.get_payload(0) if part.is_multipart() else None
+            if isinstance(inner_message, EmailMessage):
+                inner = TextBuilder()
+                _message(inner_message, inner, limits, depth + 1)
+                append_blocks(out, inner, shift=1)
+            continue
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes) or not payload.strip():
+            continue
+        try:
+            parsed = parse_document(
+                payload, filename=name, content_type=part.get_content_type(), limits=limits
+            )
+        except AppError as exc:
+            out.add(f"({name} was not read: {exc.detail})")
+            continue
+        append_blocks(out, _tree_builder(parsed), shift=1)
+
+
+def _message(message: EmailMessage, out: TextBuilder, limits: ParseLimits, depth: int) -> None:
+    lines = [f"{name}: {value}" for name in HEADERS if (value := _header(message, name))]
+    if lines:
+        out.add("\n".join(lines), split_sentences=False)
+    _body(message, out)
+    _attachments(message, out, limits, depth)
+
+
+class EmlParser:
+    """Parses e-mail messages (MIME, `.eml`)."""
+
+    format = "eml"
+
+    def parse(self, data: bytes, *, title: str | None, limits: ParseLimits) -> ParsedDocument:
+        """Headers, the body, then each attachment as a section."""
+        try:
+            message = email.message_from_bytes(data, policy=email.policy.default)
+        except Exception as exc:  # the parser is lenient; this is a defect it gave up on
+            raise UnprocessableDocument(f"corrupt e-mail: {exc}") from exc
+        if not isinstance(message, EmailMessage):
+            raise UnprocessableDocument("not an e-mail message")
+        out = TextBuilder()
+        _message(message, out, limits, 0)
+        if not any(block.kind == "paragraph" for block in out.blocks):
+            raise UnprocessableDocument("empty document: the e-mail has no text")
+        subject = _header(message, "Subject") or None
+        return finish(
+            out.text(), out.blocks, format=self.format, title=title or subject, limits=limits
+        )
