@@ -118,6 +118,8 @@ def _zip_format(data: bytes, hinted: str | None) -> str:
     declared = odf_mimetype(data)
     if declared is not None:
         return declared
+    if hinted in ("ods", "odt", "epub"):
+        return hinted  # no (readable) `mimetype` member: the parser judges what is there
     raise _unsupported("a zip archive that is not a document of a supported format")
 
 

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.events import service as events
+from app.ingestion.chunking import ROW_FORMATS
 from app.jobs import repository as jobs_repository
 from app.kit.errors import ValidationFailed
 from app.knowledge_bases import service
@@ -175,7 +176,7 @@ async def _only_csv_to_chunk(
                 Document.knowledge_base_id == source.id,
                 Document.status == "ready",
                 Document.tree.is_not(None),
-                Document.format != "csv",
+                Document.format.not_in(ROW_FORMATS),
                 visible,
             )
             .group_by(Document.format)

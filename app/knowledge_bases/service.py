@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.embeddings.registry import input_window
 from app.events import service as events
-from app.ingestion.chunking import ChunkingConfig, token_budget
+from app.ingestion.chunking import ROW_FORMATS, ChunkingConfig, token_budget
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.knowledge_bases import repository
@@ -66,9 +66,10 @@ def check_chunking(
     its ingestion would fail with, at upload rather than in the background job."""
     merged = {**kb.chunking, **(override or {})}
     validate_chunking(merged, provider=kb.embedding_provider)
-    if chunks_csv_only(merged) and document_format != "csv":
+    if chunks_csv_only(merged) and document_format not in ROW_FORMATS:
         raise ValidationFailed(
-            f"The csv_rows strategy needs a CSV document; this one is {document_format}. Send "
+            f"The csv_rows strategy needs a CSV document or a spreadsheet; this one is "
+            f"{document_format}. Send "
             'another `chunking` (e.g. {"strategy": "hierarchical"}) with it.'
         )
 

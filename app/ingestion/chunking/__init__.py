@@ -6,12 +6,19 @@ from collections.abc import Callable
 
 from app.ingestion.chunking.base import ChunkContext, ChunkDraft, ChunkingConfig, RawChunk, Strategy
 from app.ingestion.chunking.hierarchical import chunk_hierarchical
-from app.ingestion.chunking.windows import chunk_csv_rows, chunk_sliding_window
+from app.ingestion.chunking.windows import ROW_FORMATS, chunk_csv_rows, chunk_sliding_window
 from app.ingestion.parsers import ParsedDocument
 from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, TokenCounter
 from app.kit.errors import ValidationFailed
 
-__all__ = ["STRATEGIES", "ChunkDraft", "ChunkingConfig", "chunk_document", "token_budget"]
+__all__ = [
+    "ROW_FORMATS",
+    "STRATEGIES",
+    "ChunkDraft",
+    "ChunkingConfig",
+    "chunk_document",
+    "token_budget",
+]
 
 # Without `max_tokens`: the embedder's window, but at most this. API models read 8k tokens,
 # and retrieval wants passages, not chapters (app/documents/pipeline.py applies the same cap).

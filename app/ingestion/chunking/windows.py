@@ -7,7 +7,11 @@ import bisect
 from app.ingestion import segment
 from app.ingestion.chunking.base import ChunkContext, RawChunk
 from app.ingestion.chunking.packing import Packer, Piece
+from app.ingestion.tree import ChildNode, SectionNode
 from app.kit.errors import ValidationFailed
+
+# The formats `csv_rows` chunks: CSV, and spreadsheets (one header per sheet).
+ROW_FORMATS = frozenset({"csv", "xlsx", "ods"})
 
 
 def _snap_end(text: str, start: int, end: int) -> int:
@@ -60,11 +64,23 @@ def chunk_sliding_window(ctx: ChunkContext) -> list[RawChunk]:
 
 
 def chunk_csv_rows(ctx: ChunkContext) -> list[RawChunk]:
-    """Rows packed up to max_tokens (and `rows_per_chunk`), the header line on top of each."""
+    """Rows packed up to max_tokens (and `rows_per_chunk`), the header line on top of each;
+    a spreadsheet's sheets one after another, each under its own header."""
     parsed = ctx.parsed
-    rows = parsed.root.children
-    if parsed.csv_header is None or not rows:
-        raise ValidationFailed("the csv_rows strategy needs a CSV document")
+    if parsed.csv_header is not None and parsed.root.children:
+        tables = [list(parsed.root.children)]
+    elif parsed.format in ROW_FORMATS:
+        tables = [
+            list(sheet.children)
+            for sheet in parsed.root.children
+            if isinstance(sheet, SectionNode) and sheet.children
+        ]
+    else:
+        raise ValidationFailed("the csv_rows strategy needs a CSV document or a spreadsheet")
+    return [chunk for rows in tables for chunk in _table_rows(ctx, rows)]
+
+
+def _table_rows(ctx: ChunkContext, rows: list[ChildNode]) -> list[RawChunk]:
     header, data = rows[0], rows[1:]
     if not data:
         return [RawChunk(header.range.start_offset, header.range.end_offset)]

@@ -108,6 +108,8 @@ def _fill_merges(rows: list[list[str]], merges: list[tuple[int, int, int, int]])
 
 def _xlsx_rows(sheet: Any, budget: _Budget) -> list[list[str]]:
     rows: list[list[str]] = []
+    # The stored <dimension> may be stale or false; read every row there is, within limits.
+    sheet.reset_dimensions()
     for values in sheet.iter_rows(values_only=True):
         cells = [cell_text(value) for value in values]
         while cells and not cells[-1]:
