@@ -297,6 +297,7 @@ async def get_tree(document: DocumentDep) -> TreeRead:
         document_id=document.id,
         format=document.format,
         page_count=document.tree.get("page_count"),
+        ocr_pages=document.tree.get("ocr_pages"),
         root=root,
     )
 

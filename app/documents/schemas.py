@@ -176,6 +176,9 @@ class TreeRead(BaseModel):
     document_id: uuid.UUID
     format: str | None
     page_count: int | None
+    ocr_pages: list[int] | None = Field(
+        default=None, description="The pages (of a PDF or image) whose text was read by OCR."
+    )
     root: DocumentNode
 
 

@@ -63,7 +63,10 @@ class ParseRead(BaseModel):
         "name's stem; empty when there is none."
     )
     text: str = Field(description="The extracted text the offsets refer to.")
-    page_count: int | None = Field(default=None, description="PDF only.")
+    page_count: int | None = Field(default=None, description="PDF, PPTX (slides), images.")
+    ocr_pages: list[int] | None = Field(
+        default=None, description="The pages (of a PDF or image) whose text was read by OCR."
+    )
     tree: dict[str, Any] = Field(
         description="The tree's root node, exactly as `GET .../documents/{doc}/tree` returns it "
         "in `root` for an upload of the same bytes: nodes with `node_id`, `kind`, `range`, "

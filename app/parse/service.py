@@ -52,6 +52,7 @@ def parse(
         title=title,
         text=parsed.text,
         page_count=parsed.page_count,
+        ocr_pages=parsed.ocr_pages,
         tree=parsed.root.model_dump(mode="json"),
         chunks=chunks,
     )
