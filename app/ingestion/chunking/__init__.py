@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from app.ingestion.chunking.base import ChunkContext, ChunkDraft, ChunkingConfig, RawChunk, Strategy
 from app.ingestion.chunking.hierarchical import chunk_hierarchical
+from app.ingestion.chunking.recursive import chunk_markdown, chunk_recursive
 from app.ingestion.chunking.windows import ROW_FORMATS, chunk_csv_rows, chunk_sliding_window
 from app.ingestion.parsers import ParsedDocument
 from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, TokenCounter
@@ -28,6 +29,8 @@ STRATEGIES: dict[Strategy, Callable[[ChunkContext], list[RawChunk]]] = {
     "hierarchical": chunk_hierarchical,
     "sliding_window": chunk_sliding_window,
     "csv_rows": chunk_csv_rows,
+    "recursive": chunk_recursive,
+    "markdown": chunk_markdown,
 }
 
 

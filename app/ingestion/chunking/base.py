@@ -10,7 +10,7 @@ root to the deepest node whose range contains the whole slice.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -19,7 +19,7 @@ from app.ingestion.parsers import ParsedDocument
 from app.ingestion.tokens import SpanningCounter, TokenCounter
 from app.ingestion.tree import SectionNode, containing_path
 
-Strategy = Literal["hierarchical", "sliding_window", "csv_rows"]
+Strategy = Literal["hierarchical", "sliding_window", "csv_rows", "recursive", "markdown"]
 # A chunk holds at most this many characters per token of its budget. The tokenizer folds some
 # text into very few tokens (a "word" over 100 characters is one [UNK], so 50,000 letters or
 # 3,000 joined emoji counted as one token and made one chunk of that size); English runs at
@@ -42,6 +42,12 @@ class ChunkingConfig(BaseModel):
     min_tokens: int = Field(default=32, ge=0)
     rows_per_chunk: int | None = Field(default=None, ge=1)
     include_headings: bool = False
+    # `recursive` and `markdown`: the longest chunk in characters, and the separators tried
+    # in order (None: paragraph, line, sentence, word). Their `overlap_chars` defaults to 50.
+    max_chars: int = Field(default=512, ge=16, le=100_000)
+    separators: list[Annotated[str, Field(min_length=1, max_length=32)]] | None = Field(
+        default=None, min_length=1, max_length=16
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> ChunkingConfig:
@@ -49,6 +55,10 @@ class ChunkingConfig(BaseModel):
             raise ValueError("overlap_tokens must be smaller than max_tokens")
         if self.overlap_chars >= self.window_chars:
             raise ValueError("overlap_chars must be smaller than window_chars")
+        recursive = self.strategy in ("recursive", "markdown")
+        given = "overlap_chars" in self.model_fields_set
+        if recursive and given and self.overlap_chars >= self.max_chars:
+            raise ValueError("overlap_chars must be smaller than max_chars")
         return self
 
 
