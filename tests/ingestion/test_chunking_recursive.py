@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from pydantic import ValidationError
 
@@ -39,9 +41,10 @@ def test_recursive_defaults_512_and_50_overlap() -> None:
     _contiguous(text, chunks)
     assert all(len(c.text) <= 512 for c in chunks)
     assert len(chunks) == 6
-    for previous, chunk in zip(chunks, chunks[1:], strict=False):
+    for previous, chunk in itertools.pairwise(chunks):
         # Cut at sentences; the next chunk repeats the last sentences, within 50 characters.
-        assert previous.text.endswith(".") and chunk.text.startswith("Short")
+        assert previous.text.endswith(".")
+        assert chunk.text.startswith("Short")
         assert 30 <= previous.end_offset - chunk.start_offset <= 50
 
 
