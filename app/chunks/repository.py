@@ -38,7 +38,7 @@ from app.models import Chunk, Document, KnowledgeBase
 STAGE_COLUMNS = (
     "id", "document_id", "chunk_index", "text", "text_sha256", "node_path", "depth",
     "leaf_node_id", "section_titles", "doc_title", "page_start", "page_end", "start_offset",
-    "end_offset", "metadata", "own_metadata", "embedding", "embedding_computed",
+    "end_offset", "metadata", "own_metadata", "embedding", "embedding_computed", "spans",
 )  # fmt: skip
 
 
@@ -85,6 +85,8 @@ class ChunkRow:
     # Whether the knowledge base's model computed `embedding`: only such vectors are reused
     # for other chunks of the same text; a client's could be anything.
     embedding_computed: bool
+    # The merged sections of a hierarchical chunk (ingestion only); None otherwise.
+    spans: list[dict[str, Any]] | None = None
 
     def record(self) -> tuple[Any, ...]:
         return (
@@ -93,6 +95,7 @@ class ChunkRow:
             self.page_start, self.page_end, self.start_offset, self.end_offset,
             json.dumps(self.metadata) if self.metadata else "{}", self.own_metadata,
             self.embedding, self.embedding is not None and self.embedding_computed,
+            json.dumps(self.spans) if self.spans else None,
         )  # fmt: skip
 
 
@@ -258,7 +261,7 @@ async def upsert_rows(
             "node_path text[], depth int, leaf_node_id text, section_titles text[], "
             "doc_title text, page_start int, page_end int, start_offset int, end_offset int, "
             "metadata jsonb, own_metadata boolean, embedding public.vector, "
-            "embedding_computed boolean) "
+            "embedding_computed boolean, spans jsonb) "
             "ON COMMIT DELETE ROWS"
         )
         await driver.execute("TRUNCATE chunk_rows_stage")
@@ -281,10 +284,10 @@ async def upsert_rows(
             "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, chunk_index, "
             "text, text_sha256, node_path, depth, leaf_node_id, section_titles, doc_title, "
             "page_start, page_end, start_offset, end_offset, metadata, own_metadata, embedding, "
-            "embedding_computed, embedded_at, ts_config) "
+            "embedding_computed, spans, embedded_at, ts_config) "
             "SELECT id, :project, :kb, document_id, chunk_index, text, text_sha256, node_path, "
             "depth, leaf_node_id, section_titles, doc_title, page_start, page_end, start_offset, "
-            "end_offset, metadata, own_metadata, embedding, embedding_computed, "
+            "end_offset, metadata, own_metadata, embedding, embedding_computed, spans, "
             "CASE WHEN embedding IS NULL THEN NULL ELSE now() END, "
             "CAST(:ts_config AS regconfig) FROM chunk_rows_stage "
             "ON CONFLICT (id) DO UPDATE SET document_id = EXCLUDED.document_id, "
@@ -296,6 +299,7 @@ async def upsert_rows(
             "start_offset = EXCLUDED.start_offset, end_offset = EXCLUDED.end_offset, "
             "metadata = EXCLUDED.metadata, own_metadata = EXCLUDED.own_metadata, "
             "embedding = EXCLUDED.embedding, embedding_computed = EXCLUDED.embedding_computed, "
+            "spans = EXCLUDED.spans, "
             "embedded_at = EXCLUDED.embedded_at, updated_at = now() "
             "WHERE chunks.knowledge_base_id = EXCLUDED.knowledge_base_id"
         ),

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from app.ingestion.chunking.base import ChunkSpan
 from app.kit.schemas import RequestModel
 from app.kit.strings import Metadata, StoredText, check_text
 
@@ -91,6 +92,11 @@ class ChunkRead(ChunkLineage):
     chunk_id: uuid.UUID
     doc_id: uuid.UUID
     text: str
+    spans: list[ChunkSpan] = Field(
+        default_factory=list,
+        description="Set when the chunk holds several small sections merged together: each "
+        "one's lineage and range (`node_path` names only their common ancestor).",
+    )
     metadata: dict[str, Any]
     embedded: bool
     vector: list[float] | None = None

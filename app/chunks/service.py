@@ -125,6 +125,7 @@ def to_read(chunk: Chunk, *, include_vector: bool = False) -> ChunkRead:
         doc_id=chunk.document_id,
         text=chunk.text,
         **lineage_of(chunk),
+        spans=chunk.spans or [],
         metadata=chunk.metadata_,
         embedded=chunk.embedding is not None,
         vector=[float(x) for x in chunk.embedding]

@@ -537,6 +537,7 @@ class Ingestor:
                 embedding=vector,
                 # From the model, or reused from a vector the same model computed.
                 embedding_computed=vector is not None,
+                spans=[span.model_dump() for span in draft.spans] or None,
             )
             for draft, vector in zip(work.drafts, work.vectors, strict=True)
         ]

@@ -54,6 +54,9 @@ class Chunk(Timestamps, Base):
     page_end: Mapped[int | None]
     start_offset: Mapped[int | None]
     end_offset: Mapped[int | None]
+    # The merged sections of a hierarchical chunk (app/ingestion/chunking/base.py ChunkSpan);
+    # NULL for a chunk of one section.
+    spans: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONB)
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
     # Set by the chunk API when it is given metadata; ingestion copies the document's.
     own_metadata: Mapped[bool] = mapped_column(default=False, server_default=false())

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.chunks.schemas import ChunkLineage
+from app.ingestion.chunking.base import ChunkSpan
 from app.kit.schemas import RequestModel
 from app.kit.strings import JsonObject, StoredText
 
@@ -48,6 +49,10 @@ class ParsedChunk(ChunkLineage):
     """A chunk the document would get, with its lineage; nothing is stored."""
 
     text: str
+    spans: list[ChunkSpan] = Field(
+        default_factory=list,
+        description="The merged sections of a chunk that holds several; see chunks' `spans`.",
+    )
     token_count: int = Field(
         description="Tokens the embedder sees for `text`, special tokens included."
     )

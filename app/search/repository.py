@@ -198,6 +198,7 @@ class Row:
     leaf_node_id: str | None
     page_start: int | None
     page_end: int | None
+    spans: list[dict[str, Any]]
     start_offset: int | None
     end_offset: int | None
     metadata: dict[str, Any]
@@ -884,6 +885,7 @@ def statement(plan: Plan) -> Select[Any]:
         chunks.c.chunk_index,
         chunks.c.node_path,
         chunks.c.section_titles,
+        chunks.c.spans,
         chunks.c.depth,
         chunks.c.leaf_node_id,
         chunks.c.page_start,
@@ -1024,6 +1026,7 @@ def _row(r: Any) -> Row:
         leaf_node_id=r["leaf_node_id"],
         page_start=r["page_start"],
         page_end=r["page_end"],
+        spans=list(r["spans"] or []),
         start_offset=r["start_offset"],
         end_offset=r["end_offset"],
         metadata=dict(r["metadata"] or {}),

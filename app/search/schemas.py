@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.ingestion.chunking.base import ChunkSpan
 from app.ingestion.tree import Entity
 from app.kit.schemas import RequestModel
 from app.kit.strings import StoredText
@@ -277,6 +278,11 @@ class SearchHit(BaseModel):
     )
     page_start: int | None = None
     page_end: int | None = None
+    spans: list[ChunkSpan] = Field(
+        default_factory=list,
+        description="Set when the chunk holds several small sections merged together: each "
+        "one's lineage and range (`section_titles` names only what they share).",
+    )
     start_offset: int | None = None
     end_offset: int | None = None
     metadata: dict[str, Any] = Field(description="The document's metadata, then the chunk's.")

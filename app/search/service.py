@@ -426,6 +426,7 @@ def _hit(
         leaf_node_id=row.leaf_node_id,
         page_start=row.page_start,
         page_end=row.page_end,
+        spans=row.spans,
         start_offset=row.start_offset,
         end_offset=row.end_offset,
         metadata=row.metadata,

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.ingestion.builder import page_span
 from app.ingestion.parsers import ParsedDocument
 from app.ingestion.tokens import SpanningCounter, TokenCounter
-from app.ingestion.tree import SectionNode, containing_path
+from app.ingestion.tree import Node, SectionNode, containing_path
 
 Strategy = Literal["hierarchical", "sliding_window", "csv_rows", "recursive", "markdown"]
 # A chunk holds at most this many characters per token of its budget. The tokenizer folds some
@@ -62,6 +62,18 @@ class ChunkingConfig(BaseModel):
         return self
 
 
+class ChunkSpan(BaseModel):
+    """One of the parts of a chunk that hierarchical chunking merged from several sections:
+    its lineage and its `[start, end)` range in the extracted text."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    node_path: list[str] = Field(description="Node ids, root to the part's section.")
+    section_titles: list[str]
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
 class ChunkDraft(BaseModel):
     """A chunk ready to embed: its text, where it comes from, and its lineage in the tree."""
 
@@ -80,6 +92,18 @@ class ChunkDraft(BaseModel):
     doc_title: str | None
     page_start: int | None
     page_end: int | None
+    # Empty unless the chunk holds text of several sections merged together (their common
+    # ancestor is all `node_path` can name); then one entry per section, in order.
+    spans: list[ChunkSpan] = Field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SpanPart:
+    """A merged part of a raw chunk: the nodes from the root to its container, and range."""
+
+    path: tuple[Node, ...]
+    start: int
+    end: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +114,7 @@ class RawChunk:
     end: int
     prefix: str = ""
     tokens: int | None = None
+    parts: tuple[SpanPart, ...] = ()
 
 
 class ChunkContext:
@@ -157,4 +182,13 @@ class ChunkContext:
             doc_title=self.parsed.title,
             page_start=page_start,
             page_end=page_end,
+            spans=[
+                ChunkSpan(
+                    node_path=[node.node_id for node in part.path],
+                    section_titles=[n.title for n in part.path if isinstance(n, SectionNode)],
+                    start=part.start,
+                    end=part.end,
+                )
+                for part in raw.parts
+            ],
         )

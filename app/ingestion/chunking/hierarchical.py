@@ -5,14 +5,15 @@ a topic), flattened to its leaves (sentences, or paragraphs without sentences); 
 with no children is a group of its own (its heading line is all its text). A group whose
 leaves hold fewer than `min_tokens` tokens is merged into the next group when that group is
 its sibling section or its container's first subsection; the chunk's lineage then names their
-common ancestor, since it is the deepest node holding the whole chunk.
+common ancestor, since it is the deepest node holding the whole chunk, and its `spans` name
+each merged run's own section and range.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from app.ingestion.chunking.base import ChunkContext, RawChunk
+from app.ingestion.chunking.base import ChunkContext, RawChunk, SpanPart
 from app.ingestion.chunking.packing import Packer, Piece
 from app.ingestion.segment import Span
 from app.ingestion.tree import (
@@ -32,6 +33,8 @@ class _Group:
     path: list[Node]  # root .. the container of the last merged run
     spans: list[Span] = field(default_factory=list)
     common: list[Node] = field(default_factory=list)  # root .. deepest shared container
+    # Each merged run: its container's path and its first and last span index.
+    runs: list[tuple[list[Node], int, int]] = field(default_factory=list)
 
 
 def _leaf_spans(node: ParagraphNode | SentenceNode) -> list[Span]:
@@ -83,13 +86,27 @@ def _merge_tiny(ctx: ChunkContext, groups: list[_Group]) -> list[_Group]:
             previous = merged[-1]
             previous.common = _common(previous.common, group.path)
             previous.path = group.path
+            first = len(previous.spans)
             previous.spans.extend(group.spans)
+            previous.runs.append((group.path, first, len(previous.spans) - 1))
             tokens[-1] += size
         else:
             group.common = list(group.path)
+            group.runs = [(group.path, 0, len(group.spans) - 1)]
             merged.append(group)
             tokens.append(size)
     return merged
+
+
+def _with_parts(group: _Group, chunk: RawChunk) -> RawChunk:
+    """Name the merged runs a chunk holds text of, when it holds more than one."""
+    parts: list[SpanPart] = []
+    for path, first, last in group.runs:
+        start = max(group.spans[first][0], chunk.start)
+        end = min(group.spans[last][1], chunk.end)
+        if start < end:
+            parts.append(SpanPart(tuple(path), start, end))
+    return replace(chunk, parts=tuple(parts)) if len(parts) > 1 else chunk
 
 
 def _heading_prefix(ctx: ChunkContext, path: list[Node]) -> str:
@@ -111,5 +128,6 @@ def chunk_hierarchical(ctx: ChunkContext) -> list[RawChunk]:
     for group in _merge_tiny(ctx, groups):
         packer = Packer(ctx, prefix=_heading_prefix(ctx, group.common))
         pieces: list[Piece] = [piece for span in group.spans for piece in packer.pieces(*span)]
-        chunks.extend(packer.pack(pieces, overlap=ctx.config.overlap_tokens))
+        packed = packer.pack(pieces, overlap=ctx.config.overlap_tokens)
+        chunks.extend(_with_parts(group, chunk) for chunk in packed)
     return chunks
