@@ -1,6 +1,7 @@
 """Ingest BEIR SciFact through the HTTP API and compare with the raw embedder on the same chunks.
 
 Usage: scripts/bench-ingest [--limit N] [--concurrency 8] [--batch 1]
+       scripts/bench-ingest --formats [--copies 5] [--ocr-pages 3]  (scripts/bench_formats.py)
 Prints docs/s, chunks/s, the ratio to the raw embedder's chunks/s on the same chunk texts
 (same batch size, measured in the same run after the server stopped), and peak server RSS.
 """
@@ -176,6 +177,12 @@ def raw_embedder_rate(texts: list[str], batch: int) -> float:
 
 
 def main() -> None:
+    if "--formats" in sys.argv[1:]:
+        # Parsing and chunking of every upload format, in process (scripts/bench_formats.py).
+        from bench_formats import main as bench_formats
+
+        bench_formats(sys.argv[1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=None, help="first N documents only")
     parser.add_argument("--concurrency", type=int, default=8, help="concurrent HTTP uploads")
