@@ -18,6 +18,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     ARBOR_HOST=0.0.0.0 \
     PORT=8000
 RUN useradd --create-home --uid 10001 arbor && mkdir -p /data /app && chown arbor:arbor /data
+# OCR (rapidocr-onnxruntime) imports OpenCV, whose wheel links libGL and GLib.
+RUN apt-get update && apt-get install -y --no-install-recommends libgl1 libglib2.0-0 \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
