@@ -209,3 +209,14 @@ def test_corrupt_containers_fail_readably() -> None:
     for name in ("a.xlsx", "a.pptx", "a.epub", "a.ods"):
         with pytest.raises(UnprocessableDocument, match="corrupt"):
             parse_document(b"PK\x03\x04 not really a zip", filename=name)
+
+
+def test_deeply_nested_mail_and_json_fail_readably() -> None:
+    body = b"".join(
+        b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (i, i)
+        for i in range(3000)
+    )
+    with pytest.raises(UnprocessableDocument):
+        parse_document(b"Subject: deep\r\n" + body + b"\r\nhello\r\n", filename="deep.eml")
+    with pytest.raises(UnprocessableDocument, match="nested too deeply"):
+        parse_document(b"[" * 100_000 + b"]" * 100_000, filename="deep.json")

@@ -116,7 +116,10 @@ class EmlParser:
         if not isinstance(message, EmailMessage):
             raise UnprocessableDocument("not an e-mail message")
         out = TextBuilder()
-        _message(message, out, limits, 0)
+        try:
+            _message(message, out, limits, 0)
+        except RecursionError as exc:  # MIME parts nested thousands deep
+            raise UnprocessableDocument("e-mail parts are nested too deeply") from exc
         if not any(block.kind == "paragraph" for block in out.blocks):
             raise UnprocessableDocument("empty document: the e-mail has no text")
         subject = _header(message, "Subject") or None
