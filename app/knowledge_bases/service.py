@@ -68,8 +68,8 @@ def check_chunking(
     validate_chunking(merged, provider=kb.embedding_provider)
     if chunks_csv_only(merged) and document_format not in ROW_FORMATS:
         raise ValidationFailed(
-            f"The csv_rows strategy needs a CSV document or a spreadsheet; this one is "
-            f"{document_format}. Send "
+            f"The csv_rows strategy needs a CSV document; this one is {document_format} "
+            "(spreadsheets take it too). Send "
             'another `chunking` (e.g. {"strategy": "hierarchical"}) with it.'
         )
 
