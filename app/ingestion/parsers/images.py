@@ -107,7 +107,10 @@ def _frames(data: bytes, limits: ParseLimits) -> list[list[ocr.OcrParagraph]]:
                 raise
             except (OSError, ValueError, EOFError, SyntaxError) as exc:
                 raise UnprocessableDocument(f"corrupt image (page {index + 1}): {exc}") from exc
-            pages.append(ocr_page(image, clock))
+            try:
+                pages.append(ocr_page(image, clock))
+            except (OSError, ValueError) as exc:  # a mode Pillow cannot convert to RGB
+                raise UnprocessableDocument(f"image page {index + 1} unreadable: {exc}") from exc
     return pages
 
 
