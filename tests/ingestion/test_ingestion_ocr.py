@@ -102,3 +102,15 @@ def test_paragraph_grouping_by_gap_and_indent() -> None:
         ("three", 1.0),
         ("four", 1.0),
     ]
+
+
+def test_image_signatures() -> None:
+    from PIL import Image
+
+    from app.ingestion import detect_format
+
+    for fmt in ("BMP", "WEBP", "JPEG", "TIFF", "PNG"):
+        out = io.BytesIO()
+        Image.new("RGB", (4, 4)).save(out, format=fmt)
+        assert detect_format(out.getvalue(), "upload.bin", None) == "image", fmt
+    assert detect_format(b"BMW makes cars.", None, None) == "text"

@@ -17,14 +17,17 @@ from app.ingestion.parsers.base import ParsedDocument, ParseLimits, finish
 from app.kit.errors import PayloadTooLarge, UnprocessableDocument
 
 PAGE_SEPARATOR = "\n\n"
-IMAGE_MAGIC = (
-    b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*", b"BM",
-)  # fmt: skip
+IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 
 
 def is_image(head: bytes) -> bool:
     """Say whether the bytes start like one of the image formats read by OCR."""
-    return head.startswith(IMAGE_MAGIC) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return True
+    # "BM" alone would take text ("BMW ..."): a bitmap's two reserved words are zero.
+    if head[:2] == b"BM" and head[6:10] == b"\x00\x00\x00\x00":
+        return True
+    return head.startswith(IMAGE_MAGIC)
 
 
 def paged_layout(
