@@ -255,11 +255,13 @@ def _truncated_pdf() -> bytes:
         ({"file": ("blank.txt", "\u3000\u00a0\n".encode())}, 422, "unprocessable-document"),
         ({"file": ("bad.txt", b"caf\xc3\x28 latin")}, 422, "unprocessable-document"),
         ({"file": ("nul.txt", b"abc\x00def")}, 422, "unprocessable-document"),
-        ({"file": ("img.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)}, 415, "unsupported-media-type"),
+        ({"file": ("img.gif", b"GIF89a" + b"\x00" * 64)}, 415, "unsupported-media-type"),
         ({"file": ("a.zip", b"PK\x05\x06" + b"\x00" * 18)}, 415, "unsupported-media-type"),
         # Found by the parser: in a job an upload fails; here it is the answer.
         ({"file": ("cut.pdf", _truncated_pdf())}, 422, "unprocessable-document"),
         ({"file": ("broken.docx", b"PK\x03\x04 not really a zip")}, 422, "unprocessable-document"),
+        ({"file": ("img.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)}, 422, "unprocessable-document"),
+        ({"file": ("deck.pptx", b"PK\x03\x04 not really a zip")}, 422, "unprocessable-document"),
     ],
 )
 async def test_bad_files_get_the_upload_errors(
