@@ -44,8 +44,14 @@ async def test_slide_notes_are_searchable_on_their_slide(
     hits = await _text_hits(client, "platypus migration")
     assert len(hits) == 1
     assert "Notes: Mention the platypus migration budget." in str(hits[0]["text"])
-    # The slides are tiny, so hierarchical chunking merges them: the chunk starts on slide 1.
-    assert hits[0]["page_start"] == 1
+    # The slides are tiny, so hierarchical chunking merges them into one chunk; its spans
+    # still name each slide, and the notes lie in the first one's.
+    assert (hits[0]["page_start"], hits[0]["page_end"]) == (1, 3)
+    spans = hits[0]["spans"]
+    assert [span["section_titles"] for span in spans] == [["Roadmap"], ["Numbers"], ["Slide 3"]]
+    text = str(hits[0]["text"])
+    notes = text.index("platypus") + int(hits[0]["start_offset"])
+    assert spans[0]["start"] <= notes < spans[0]["end"]
 
 
 async def test_text_only_in_an_image_is_found(client: httpx.AsyncClient, kb: None) -> None:
