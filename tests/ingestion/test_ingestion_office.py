@@ -220,3 +220,20 @@ def test_deeply_nested_mail_and_json_fail_readably() -> None:
         parse_document(b"Subject: deep\r\n" + body + b"\r\nhello\r\n", filename="deep.eml")
     with pytest.raises(UnprocessableDocument, match="nested too deeply"):
         parse_document(b"[" * 100_000 + b"]" * 100_000, filename="deep.json")
+
+
+def test_epub_external_entities_are_not_read() -> None:
+    data = samples.epub_bytes()
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    doctype = b'<!DOCTYPE html [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
+    with zipfile.ZipFile(out, "w") as target:
+        for item in source.infolist():
+            content = source.read(item.filename)
+            if item.filename.endswith("ch2.xhtml"):
+                content = content.replace(b"<html", doctype + b"<html", 1)
+                content = content.replace(b"shallow water", b"&e;")
+            target.writestr(item, content)
+    parsed = parse_document(out.getvalue(), filename="evil.epub")
+    assert "root:" not in parsed.text
+    assert "Herons wait in" in parsed.text
