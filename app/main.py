@@ -48,6 +48,7 @@ from app.parse.router import router as parse_router
 from app.parse.schemas import ParseRequest
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
+from app.ui.router import router as ui_router
 from app.webhooks.dispatcher import WebhookDispatcher
 from app.webhooks.router import router as webhooks_router
 
@@ -204,6 +205,7 @@ def create_app(
     app.include_router(audit_router)
     app.include_router(events_router)
     app.include_router(webhooks_router)
+    app.include_router(ui_router)
     _register_problem_schema(app)
     return app
 
