@@ -17,8 +17,11 @@ export function h(tag, attrs = {}, ...children) {
     } else if (name === "class") {
       el.className = value;
     } else if (name === "value" && "value" in el) {
+      // The attribute too, so that a form's reset() comes back to it.
+      if (el.tagName === "INPUT") el.setAttribute("value", String(value));
       el.value = value;
     } else if (name === "checked") {
+      el.defaultChecked = Boolean(value);
       el.checked = Boolean(value);
     } else if (value === true) {
       el.setAttribute(name, "");

@@ -228,6 +228,8 @@ export async function render(main, { kb }) {
 
   let cursor = null;
   let rows = [];
+  // Uploads finishing together each refresh the list: only the latest refresh draws it.
+  let generation = 0;
 
   function docRow(doc) {
     const actions = h("td", { class: "actions" });
@@ -260,16 +262,15 @@ export async function render(main, { kb }) {
   }
 
   async function loadPage(reset) {
-    if (reset) {
-      cursor = null;
-      rows = [];
-    }
+    const mine = reset ? ++generation : generation;
     const page = await get(kbPath(kb, "/documents"), {
       limit: 50,
-      cursor,
+      cursor: reset ? null : cursor,
       status: status.value,
       metadata: metaFilter.value.trim(),
     });
+    if (mine !== generation) return;
+    if (reset) rows = [];
     rows.push(...page.items.map(docRow));
     cursor = page.next_cursor;
     const more = cursor ? h("button", { type: "button", onclick: () => attempt(listErrors, () => loadPage(false)) }, "More") : null;

@@ -1,0 +1,81 @@
+"""Steps a person takes in the console, as selenium calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import WebDriverWait
+
+TIMEOUT_S = 30
+INGEST_TIMEOUT_S = 90
+
+
+def wait(
+    driver: WebDriver, condition: Callable[[WebDriver], Any], timeout: float = TIMEOUT_S
+) -> Any:
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+
+
+def find(driver: WebDriver, css: str, timeout: float = TIMEOUT_S) -> WebElement:
+    """The first element matching `css`, once it is displayed."""
+
+    def shown(d: WebDriver) -> WebElement | bool:
+        for element in d.find_elements(By.CSS_SELECTOR, css):
+            if element.is_displayed():
+                return element
+        return False
+
+    found: WebElement = wait(driver, shown, timeout)
+    return found
+
+
+def absent(driver: WebDriver, css: str) -> bool:
+    return not driver.find_elements(By.CSS_SELECTOR, css)
+
+
+def go(driver: WebDriver, base: str, hash_path: str) -> None:
+    """Open a screen by its address, as a bookmark would (the page reloads)."""
+    driver.get(f"{base}/ui/#{hash_path}")
+
+
+def sign_in(driver: WebDriver, base: str, key: str) -> None:
+    driver.get(f"{base}/ui/")
+    driver.execute_script("sessionStorage.clear()")
+    driver.get(f"{base}/ui/")
+    find(driver, "#sign-in input[name=key]").send_keys(key)
+    find(driver, "#sign-in button[type=submit]").click()
+    find(driver, "#who")
+    wait(driver, lambda d: "Signed in" in d.find_element(By.ID, "who").text)
+
+
+def fill(driver: WebDriver, css: str, text: str) -> WebElement:
+    element = find(driver, css)
+    element.clear()
+    element.send_keys(text)
+    return element
+
+
+def click_button(scope: WebDriver | WebElement, text: str) -> None:
+    for button in scope.find_elements(By.TAG_NAME, "button"):
+        if button.text.strip() == text and button.is_displayed():
+            button.click()
+            return
+    raise AssertionError(f"no button {text!r}")
+
+
+def screenshot(driver: WebDriver, folder: Path, name: str) -> None:
+    driver.save_screenshot(str(folder / f"{name}.png"))
+
+
+def severe_console_errors(driver: WebDriver) -> list[str]:
+    """Script errors in the page (failed requests the test made on purpose are left out)."""
+    return [
+        entry["message"]
+        for entry in driver.get_log("browser")
+        if entry["level"] == "SEVERE" and entry.get("source") != "network"
+    ]
