@@ -1,7 +1,7 @@
 // The audit log (admin keys): who searched and wrote what, newest first.
 
 import { attempt, get } from "../api.js";
-import { clear, field, formatTime, h, table } from "../dom.js";
+import { append, clear, field, formatTime, h, table } from "../dom.js";
 
 export async function render(main) {
   const operation = h("input", { name: "operation", placeholder: "search-knowledge_base", autocomplete: "off" });
@@ -33,10 +33,11 @@ export async function render(main) {
       ),
     );
     cursor = page.next_cursor;
-    clear(listSlot).append(
+    // append() (not the DOM method) leaves out the missing "More" button.
+    append(clear(listSlot), [
       table("Audit events", ["When", "Actor", "Operation", "Request", "Status", "Hits"], rows),
       cursor ? h("button", { type: "button", onclick: () => attempt(errors, () => load(false)) }, "More") : null,
-    );
+    ]);
   }
   form.addEventListener("submit", (event) => {
     event.preventDefault();

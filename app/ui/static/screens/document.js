@@ -2,7 +2,7 @@
 // click on a node or a chunk shows its range, lineage, metadata and enrichment.
 
 import { attempt, get, kbPath } from "../api.js";
-import { clear, formatBytes, h } from "../dom.js";
+import { append, clear, formatBytes, h } from "../dom.js";
 import { kbHeader } from "./kb-header.js";
 
 const MAX_CHUNKS = 2000;
@@ -50,7 +50,7 @@ export async function render(main, { kb, doc, chunk: wantedChunk }) {
   if (!loaded) return null;
   const { documentRead, tree, chunks } = loaded;
 
-  main.append(
+  append(main, [
     h("h2", { id: "doc-title" }, documentRead.title),
     describe([
       ["Status", documentRead.status],
@@ -62,7 +62,7 @@ export async function render(main, { kb, doc, chunk: wantedChunk }) {
       ["External id", documentRead.external_id],
     ]),
     Object.keys(documentRead.metadata || {}).length ? h("details", {}, h("summary", {}, "Metadata"), json(documentRead.metadata)) : null,
-  );
+  ]);
 
   // The text as code points: offsets from the API count code points, not UTF-16 units.
   const codePoints = Array.from(tree.root.text || "");

@@ -3,7 +3,7 @@
 // with filters, reindex and delete.
 
 import { ApiError, attempt, del, get, kbPath, post, problemBox, request, session } from "../api.js";
-import { clear, confirmButton, field, formatBytes, formatTime, h, table } from "../dom.js";
+import { append, clear, confirmButton, field, formatBytes, formatTime, h, table } from "../dom.js";
 import { kbHeader } from "./kb-header.js";
 
 const POLL_MS = 700;
@@ -274,12 +274,12 @@ export async function render(main, { kb }) {
     rows.push(...page.items.map(docRow));
     cursor = page.next_cursor;
     const more = cursor ? h("button", { type: "button", onclick: () => attempt(listErrors, () => loadPage(false)) }, "More") : null;
-    clear(listSlot).append(
+    append(clear(listSlot), [
       rows.length
         ? table("Documents", ["Title", "Status", "Format", "Size", "Chunks", "Updated", "Actions"], rows)
         : h("p", { class: "muted" }, "No documents."),
       more,
-    );
+    ]);
   }
 
   async function refresh() {
