@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -30,7 +31,15 @@ def find(driver: WebDriver, css: str, timeout: float = TIMEOUT_S) -> WebElement:
                 return element
         return False
 
-    found: WebElement = wait(driver, shown, timeout)
+    try:
+        found: WebElement = wait(driver, shown, timeout)
+    except TimeoutException:
+        # Say what the page showed instead: a failure in CI is read from this message.
+        page = driver.find_element(By.TAG_NAME, "body").text[:800]
+        logs = [entry["message"] for entry in driver.get_log("browser")]
+        raise AssertionError(
+            f"{css!r} not shown at {driver.current_url}; the page: {page!r}; console: {logs}"
+        ) from None
     return found
 
 
@@ -43,9 +52,15 @@ def go(driver: WebDriver, base: str, hash_path: str) -> None:
     driver.get(f"{base}/ui/#{hash_path}")
 
 
-def sign_in(driver: WebDriver, base: str, key: str) -> None:
-    driver.get(f"{base}/ui/")
+def forget_key(driver: WebDriver, base: str) -> None:
+    """Empty the origin's session storage from a page without the console, whose start-up
+    would otherwise store the key it already read again behind our back."""
+    driver.get(f"{base}/healthz")
     driver.execute_script("sessionStorage.clear()")
+
+
+def sign_in(driver: WebDriver, base: str, key: str) -> None:
+    forget_key(driver, base)
     driver.get(f"{base}/ui/")
     find(driver, "#sign-in input[name=key]").send_keys(key)
     find(driver, "#sign-in button[type=submit]").click()
@@ -69,6 +84,7 @@ def click_button(scope: WebDriver | WebElement, text: str) -> None:
 
 
 def screenshot(driver: WebDriver, folder: Path, name: str) -> None:
+    driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(str(folder / f"{name}.png"))
 
 

@@ -19,6 +19,7 @@ from tests.ui.console import (
     click_button,
     fill,
     find,
+    forget_key,
     go,
     screenshot,
     severe_console_errors,
@@ -105,6 +106,14 @@ def test_console_scenario(
         INGEST_TIMEOUT_S,
     )
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, 'tr[data-status="ready"]')) == 2)
+    # A file that is no PDF: its error in place, with a retry.
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 this is not a real PDF")
+    driver.find_element(By.CSS_SELECTOR, "#upload input[name=files]").send_keys(str(broken))
+    failed = find(driver, '.upload[data-status="failed"]', INGEST_TIMEOUT_S)
+    assert failed.find_elements(By.CSS_SELECTOR, ".error-text, .problem")
+    click_button(failed, "Retry")
+    find(driver, '.upload[data-status="failed"]', INGEST_TIMEOUT_S)
     screenshot(driver, screenshots, "documents")
 
     # The Markdown document: tree beside the text, chunks marked, a section's details on click.
@@ -268,8 +277,7 @@ def test_read_only_key_is_offered_no_upload(console_url: str, browser: WebDriver
 def test_console_opens_without_a_key_when_auth_is_off(
     open_console_url: str, browser: WebDriver
 ) -> None:
-    browser.get(f"{open_console_url}/ui/")
-    browser.execute_script("sessionStorage.clear()")
+    forget_key(browser, open_console_url)
     browser.get(f"{open_console_url}/")
     find(browser, "#create-kb")
     assert "Auth off" in browser.find_element(By.ID, "who").text

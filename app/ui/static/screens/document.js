@@ -69,6 +69,7 @@ export async function render(main, { kb, doc, chunk: wantedChunk }) {
   const textPane = h("div", { class: "doc-text", id: "doc-text", tabindex: "0", "aria-label": "Document text" });
   const detail = h("div", { class: "detail", id: "detail", "aria-live": "polite" });
   const spans = [];
+  const nodes = new Map();
 
   // Segments between every chunk boundary; each segment belongs to the first chunk covering it.
   const ordered = chunks.filter((c) => c.start_offset != null && c.end_offset != null).sort((a, b) => a.start_offset - b.start_offset);
@@ -120,7 +121,9 @@ export async function render(main, { kb, doc, chunk: wantedChunk }) {
       detail.append(h("h4", {}, "Lineage"), slot);
       const ancestors = await attempt(slot, () => get(kbPath(kb, `/documents/${documentRead.id}/nodes/${encodeURIComponent(c.leaf_node_id)}/ancestors`)));
       if (ancestors) {
-        slot.append(h("ol", { class: "lineage" }, ancestors.map((a) => h("li", {}, `${a.kind}: ${a.title || a.node_id}`))));
+        const leaf = nodes.get(c.leaf_node_id);
+        const steps = leaf ? [...ancestors, leaf] : ancestors;
+        slot.append(h("ol", { class: "lineage" }, steps.map((a) => h("li", {}, `${a.kind}: ${a.title || nodeLabel(a)}`))));
       }
     }
   }
@@ -150,6 +153,7 @@ export async function render(main, { kb, doc, chunk: wantedChunk }) {
   }
 
   function treeList(node) {
+    nodes.set(node.node_id, node);
     const button = h("button", { type: "button", class: `node node-${node.kind}` }, h("span", { class: "kind" }, node.kind), " ", nodeLabel(node));
     button.addEventListener("click", () => showNode(node));
     const children = node.children || [];
@@ -161,7 +165,14 @@ export async function render(main, { kb, doc, chunk: wantedChunk }) {
       "div",
       { class: "doc-view" },
       h("nav", { class: "tree", "aria-label": "Document tree" }, h("h3", {}, "Tree"), h("ul", {}, treeList(tree.root))),
-      h("section", { class: "text-col", "aria-label": "Text and chunks" }, h("h3", {}, `Text · ${chunks.length} chunks`), textPane),
+      h(
+        "section",
+        { class: "text-col", "aria-label": "Text and chunks" },
+        h("h3", {}, `Text · ${chunks.length} chunks`),
+        // The marked spans take clicks; these buttons give the same to the keyboard.
+        h("ol", { class: "chunk-list", "aria-label": "Chunks" }, ordered.map((c) => h("li", {}, h("button", { type: "button", onclick: () => showChunk(c) }, String(c.chunk_index))))),
+        textPane,
+      ),
       detail,
     ),
   );
