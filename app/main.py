@@ -44,6 +44,7 @@ from app.kit.paths import UnstorablePathMiddleware
 from app.kit.periodic import every
 from app.kit.problems import Problem, declare_problems, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
+from app.llm import get_chat_client
 from app.parse.router import router as parse_router
 from app.parse.schemas import ParseRequest
 from app.projects.router import router as projects_router
@@ -108,6 +109,7 @@ def create_app(
             url = embedded.start()
             embedded.watch()
         app.state.database = Database(url, settings)
+        app.state.chat_client = get_chat_client(settings)
         app.state.rate_limiter = RateLimiter(app.state.database, mode.rate_limit_per_minute)
         if mode.enabled and settings.admin_key is None:
             await ensure_bootstrap_key(app.state.database, settings)
@@ -167,6 +169,8 @@ def create_app(
             if pool is not None:
                 await pool.stop()
             await app.state.database.dispose()
+            if app.state.chat_client is not None:
+                await app.state.chat_client.aclose()
             if embedded is not None:
                 embedded.stop()
 
@@ -180,6 +184,7 @@ def create_app(
     app.state.settings = settings
     app.state.readiness_probes = []
     app.state.poke_workers = lambda: None
+    app.state.chat_client = None
     if embedder_factory is None:
         registry_embedders = default_embedder_factory(settings)
         app.state.readiness_probes.append(registry_embedders.readiness)
