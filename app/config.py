@@ -105,6 +105,10 @@ class Settings(BaseSettings):
     llm_max_retry_after_s: float = Field(default=30.0, ge=0)
     # Ask for token usage in streams (`stream_options`); turn off for servers that refuse it.
     llm_stream_usage: bool = True
+    # Answers (docs/answers.md): record the answer text in the audit log too (the question,
+    # sources and generator always are), and how often a waiting stream sends a keep-alive.
+    answer_audit_text: bool = False
+    answer_keepalive_s: float = Field(default=15.0, gt=0)
 
     @field_validator("admin_key", mode="before")
     @classmethod

@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from pydantic.json_schema import models_json_schema
 
+from app.answers.router import router as answers_router
 from app.audit import service as audit
 from app.audit.middleware import AuditMiddleware
 from app.audit.router import router as audit_router
@@ -75,6 +76,7 @@ TAGS = [
     },
     {"name": "webhooks", "description": "The event feed pushed to URLs, signed (admin scope)."},
     {"name": "health", "description": "Liveness and readiness."},
+    {"name": "answers", "description": "Grounded, cited answers from knowledge bases (RAG)."},
 ]
 
 
@@ -185,6 +187,8 @@ def create_app(
     app.state.readiness_probes = []
     app.state.poke_workers = lambda: None
     app.state.chat_client = None
+    # The knowledge graph's retrieval seam for answers (app/answers/retrieval.py).
+    app.state.graph_context_provider = None
     if embedder_factory is None:
         registry_embedders = default_embedder_factory(settings)
         app.state.readiness_probes.append(registry_embedders.readiness)
@@ -209,6 +213,7 @@ def create_app(
     app.include_router(audit_router)
     app.include_router(events_router)
     app.include_router(webhooks_router)
+    app.include_router(answers_router)
     _register_problem_schema(app)
     return app
 
