@@ -26,6 +26,9 @@ logger = logging.getLogger(__name__)
 
 KEEPALIVE = b": keep-alive\n\n"
 _END = object()
+# Flow tasks still closing after their stream ended (a reference keeps them from being
+# garbage-collected mid-cleanup).
+_closing: set[asyncio.Task[None]] = set()
 
 
 def encode(name: str, payload: Any) -> bytes:
@@ -112,5 +115,11 @@ async def stream_events(
             yield event_bytes(event)
     finally:
         task.cancel()
+        # Shielded: when this generator is itself cancelled (Starlette cancels the response
+        # on disconnect, again at every await), a plain `await task` would pass a second
+        # cancellation to the flow and interrupt its own cleanup, which is what closes the
+        # LLM request (measured: the upstream stream kept running to its end).
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
         with contextlib.suppress(asyncio.CancelledError):
-            await task
+            await asyncio.shield(task)
