@@ -52,7 +52,8 @@ class RetrievalScope:
     project_id: uuid.UUID
     # The caller's key's knowledge bases (None: all of the project's).
     allowed_knowledge_bases: frozenset[uuid.UUID] | None
-    knowledge_base_ids: tuple[uuid.UUID, ...]
+    # Resolved (and checked) when the request arrived; loaded columns only, no session.
+    knowledge_bases: tuple[KnowledgeBase, ...]
     visible: ColumnElement[bool] | None
 
 
@@ -138,11 +139,7 @@ async def retrieve(
         knowledge_bases=scope.allowed_knowledge_bases,
         one_snapshot=True,
     ) as session:
-        kbs = await search.resolve_knowledge_bases(
-            session,
-            project_id=scope.project_id,
-            refs=[str(kb_id) for kb_id in scope.knowledge_base_ids],
-        )
+        kbs = list(scope.knowledge_bases)
         found = await search.search(
             session,
             kbs,

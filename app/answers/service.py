@@ -40,7 +40,7 @@ async def prepare(
     return RetrievalScope(
         project_id=caller.project.id,
         allowed_knowledge_bases=caller.knowledge_bases,
-        knowledge_base_ids=tuple(kb.id for kb in kbs),
+        knowledge_bases=tuple(kbs),
         visible=visible,
     )
 
