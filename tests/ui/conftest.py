@@ -15,6 +15,7 @@ import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -24,9 +25,11 @@ from selenium.webdriver.chrome.service import Service
 from app.db.urls import asyncpg_dsn
 from tests.auth.helpers import ADMIN_KEY
 from tests.conftest import TEMPLATE_DB, with_database
+from tests.fake_openai import ChatReply, FakeChat, serve_in_thread
 from tests.test_real_server import free_port, wait_ready
 
 WIDTH, HEIGHT = 1280, 900
+ANSWER = "Obsidian is volcanic glass with sharp conchoidal edges [1]."
 
 
 async def _create_database(pg_url: str) -> str:
@@ -86,15 +89,41 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=10)
 
 
+def _chat_reply(body: dict[str, Any]) -> ChatReply:
+    # The answer is streamed; the question's analysis (one JSON object) is not.
+    if body.get("stream"):
+        return ChatReply(ANSWER)
+    return ChatReply('{"entities": ["obsidian"], "intent": "factual"}')
+
+
+@pytest.fixture(scope="module")
+def console_llm() -> Iterator[FakeChat]:
+    """The suite's fake OpenAI-compatible chat server, answering every question with ANSWER."""
+    chat = FakeChat(responder=_chat_reply)
+    server = serve_in_thread(0, chat=chat)
+    chat.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    yield chat
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="module")
 async def console_url(
-    pg_url: str, template_url: str, tmp_path_factory: pytest.TempPathFactory
+    pg_url: str,
+    template_url: str,
+    console_llm: FakeChat,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[str]:
     """A server with keys required (the configured admin key), on a fresh database."""
     name = await _create_database(pg_url)
     log_path = tmp_path_factory.mktemp("console") / "server.log"
     base, process = start_server(
-        with_database(pg_url, name), log_path, ARBOR_AUTH="on", ARBOR_ADMIN_KEY=ADMIN_KEY
+        with_database(pg_url, name),
+        log_path,
+        ARBOR_AUTH="on",
+        ARBOR_ADMIN_KEY=ADMIN_KEY,
+        ARBOR_LLM_BASE_URL=console_llm.base_url,
+        ARBOR_LLM_MODEL="fake-chat",
     )
     try:
         yield base

@@ -6,7 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -19,7 +23,13 @@ INGEST_TIMEOUT_S = 90
 def wait(
     driver: WebDriver, condition: Callable[[WebDriver], Any], timeout: float = TIMEOUT_S
 ) -> Any:
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+    # A screen redraws its lists after each change: an element read mid-redraw is looked up again.
+    return WebDriverWait(
+        driver,
+        timeout,
+        poll_frequency=0.1,
+        ignored_exceptions=[NoSuchElementException, StaleElementReferenceException],
+    ).until(condition)
 
 
 def find(driver: WebDriver, css: str, timeout: float = TIMEOUT_S) -> WebElement:

@@ -13,6 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.auth.helpers import ADMIN_KEY, bearer
+from tests.ui.conftest import ANSWER
 from tests.ui.console import (
     INGEST_TIMEOUT_S,
     absent,
@@ -168,8 +169,19 @@ def test_console_scenario(
     click_button(find(driver, ".hit"), "Context")
     find(driver, ".hit-context")
     screenshot(driver, screenshots, "search")
-    # Answers are not served by this build: the console offers no Ask tab.
-    assert absent(driver, 'a[href="#/kb/handbook/answer"]')
+    # Ask: the streamed answer (from the fake LLM), its steps, its sources and citations; a
+    # citation opens the cited passage highlighted in its document.
+    find(driver, 'a[href="#/kb/handbook/answer"]').click()
+    fill(driver, "input[name=question]", "What is obsidian?")
+    click_button(find(driver, "#ask-form"), "Ask")
+    find(driver, ".citations li a")
+    wait(driver, lambda d: ANSWER.split(" [")[0] in d.find_element(By.ID, "answer").text)
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".timeline li")) >= 3
+    assert "Obsidian" in find(driver, ".sources li").text
+    screenshot(driver, screenshots, "answer")
+    find(driver, "#answer a").click()
+    selected = find(driver, "#doc-text .selected")
+    assert "volcanic glass" in selected.text or "Obsidian" in selected.text
 
     # API keys: one created (shown once), one revoked.
     find(driver, 'a[href="#/admin/keys"]').click()
@@ -181,9 +193,7 @@ def test_console_scenario(
             lambda d, n=name: f"Key {n} created" in d.find_element(By.CSS_SELECTOR, ".once").text,
         )
         assert find(driver, "#new-key").text.startswith("arb_")
-    row = next(
-        r for r in driver.find_elements(By.CSS_SELECTOR, "tr[data-key]") if "temporary" in r.text
-    )
+    row = find(driver, 'tr[data-name="temporary"]')
     key_id = row.get_attribute("data-key")
     click_button(row, "Revoke")
     click_button(row, "Yes, revoke")

@@ -34,6 +34,15 @@ function sourceLink(kb, source, label) {
   return h("a", { href: `#/kb/${encodeURIComponent(kb)}/doc/${source.doc_id}${chunk}` }, label);
 }
 
+function withMarkers(kb, text, byNumber) {
+  const out = document.createDocumentFragment();
+  for (const part of String(text).split(/(\[\d+\])/)) {
+    const source = byNumber.get(Number(part.slice(1, -1)));
+    out.append(/^\[\d+\]$/.test(part) && source ? sourceLink(kb, source, part) : document.createTextNode(part));
+  }
+  return out;
+}
+
 export async function render(main, { kb }) {
   main.append(kbHeader(kb, "answer"));
   const question = h("input", { type: "search", name: "question", autocomplete: "off" });
@@ -55,6 +64,7 @@ export async function render(main, { kb }) {
     controller?.abort();
     controller = new AbortController();
     [answer, timeline, sources, citations].forEach(clear);
+    const byNumber = new Map();
     await attempt(errors, async () => {
       const response = await request("POST", kbPath(kb, "/answer"), { json: { query: question.value, stream: true }, signal: controller.signal });
       if (!response.ok) throw new ApiError(await response.json());
@@ -62,16 +72,36 @@ export async function render(main, { kb }) {
         if (type === "action") {
           timeline.append(h("li", {}, h("strong", {}, data.stage || "step"), " ", data.message || "", data.elapsed_ms != null ? h("span", { class: "muted" }, ` ${Math.round(data.elapsed_ms)} ms`) : null));
         } else if (type === "sources") {
-          const list = Array.isArray(data) ? data : data.sources || [];
-          sources.append(list.map((s) => h("li", {}, sourceLink(kb, s, s.doc_title || s.doc_id), " ", h("span", { class: "muted" }, (s.section_titles || []).join(" › ")), h("p", { class: "hit-text" }, s.text || ""))));
+          for (const source of data.sources || []) {
+            byNumber.set(source.n, source);
+            sources.append(
+              h(
+                "li",
+                { value: source.n },
+                sourceLink(kb, source, source.doc_title || source.doc_id),
+                " ",
+                h("span", { class: "muted" }, (source.section_titles || []).join(" › ")),
+                h("p", { class: "hit-text" }, source.text || ""),
+              ),
+            );
+          }
         } else if (type === "delta") {
-          answer.append(typeof data === "string" ? data : data.text ?? data.delta ?? "");
+          answer.append(data.text || "");
         } else if (type === "citation") {
-          citations.append(h("li", {}, `[${data.number ?? data.index ?? citations.childElementCount + 1}] `, sourceLink(kb, data, data.doc_title || data.doc_id), data.text ? h("blockquote", {}, data.text) : null));
+          citations.append(
+            h(
+              "li",
+              {},
+              `[${data.n}] `,
+              sourceLink(kb, data, data.doc_title || data.doc_id),
+              data.quote ? h("blockquote", {}, data.quote) : null,
+            ),
+          );
         } else if (type === "error") {
           throw new ApiError(data);
         } else if (type === "done") {
-          if (data.answer && !answer.textContent) answer.append(data.answer);
+          // The finished answer again, its [n] markers now links to the cited passages.
+          answer.replaceChildren(withMarkers(kb, data.answer || answer.textContent, byNumber));
           for (const warning of data.warnings || []) answer.after(h("p", { class: "warning" }, typeof warning === "string" ? warning : JSON.stringify(warning)));
         }
       }

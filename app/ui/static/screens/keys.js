@@ -49,7 +49,7 @@ export async function render(main, { project: wanted }) {
         items.map((k) =>
           h(
             "tr",
-            { "data-key": k.id },
+            { "data-key": k.id, "data-name": k.name },
             h("td", {}, k.name),
             h("td", {}, h("code", {}, k.prefix)),
             h("td", {}, k.scopes.join(", ")),
