@@ -170,7 +170,7 @@ export async function render(main, { kb, doc, chunk: wantedChunk }) {
         { class: "text-col", "aria-label": "Text and chunks" },
         h("h3", {}, `Text · ${chunks.length} chunks`),
         // The marked spans take clicks; these buttons give the same to the keyboard.
-        h("ol", { class: "chunk-list", "aria-label": "Chunks" }, ordered.map((c) => h("li", {}, h("button", { type: "button", onclick: () => showChunk(c) }, String(c.chunk_index))))),
+        h("ol", { class: "chunk-list", "aria-label": "Chunks" }, ordered.map((c) => h("li", {}, h("button", { type: "button", "aria-label": `Chunk ${c.chunk_index}`, onclick: () => showChunk(c) }, String(c.chunk_index))))),
         textPane,
       ),
       detail,
