@@ -105,3 +105,17 @@ def severe_console_errors(driver: WebDriver) -> list[str]:
         for entry in driver.get_log("browser")
         if entry["level"] == "SEVERE" and entry.get("source") != "network"
     ]
+
+
+def fits_phone(driver: WebDriver, folder: Path, name: str) -> int:
+    """At 390 px wide: how many pixels the page is wider than the screen (a screenshot too)."""
+    size = driver.get_window_size()
+    driver.set_window_size(390, 844)
+    try:
+        overflow: int = driver.execute_script(
+            "return document.documentElement.scrollWidth - window.innerWidth"
+        )
+        screenshot(driver, folder, name)
+    finally:
+        driver.set_window_size(size["width"], size["height"])
+    return overflow

@@ -20,6 +20,7 @@ from tests.ui.console import (
     click_button,
     fill,
     find,
+    fits_phone,
     forget_key,
     go,
     screenshot,
@@ -116,6 +117,7 @@ def test_console_scenario(
     click_button(failed, "Retry")
     find(driver, '.upload[data-status="failed"]', INGEST_TIMEOUT_S)
     screenshot(driver, screenshots, "documents")
+    assert fits_phone(driver, screenshots, "documents-phone") <= 1
 
     # The Markdown document: tree beside the text, chunks marked, a section's details on click.
     upload = next(
@@ -138,15 +140,7 @@ def test_console_scenario(
     find(driver, "#detail .lineage li")
     screenshot(driver, screenshots, "document")
     # Phone width: one column, nothing wider than the screen.
-    driver.set_window_size(390, 844)
-    try:
-        overflow = driver.execute_script(
-            "return document.documentElement.scrollWidth - window.innerWidth"
-        )
-        assert overflow <= 1
-        screenshot(driver, screenshots, "document-phone")
-    finally:
-        driver.set_window_size(1280, 900)
+    assert fits_phone(driver, screenshots, "document-phone") <= 1
 
     # Search: hits with highlights and explain bars; a hit's tree context on demand.
     find(driver, 'a[href="#/kb/handbook/search"]').click()
@@ -169,6 +163,7 @@ def test_console_scenario(
     click_button(find(driver, ".hit"), "Context")
     find(driver, ".hit-context")
     screenshot(driver, screenshots, "search")
+    assert fits_phone(driver, screenshots, "search-phone") <= 1
     # Ask: the streamed answer (from the fake LLM), its steps, its sources and citations; a
     # citation opens the cited passage highlighted in its document.
     find(driver, 'a[href="#/kb/handbook/answer"]').click()
