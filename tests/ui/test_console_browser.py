@@ -277,6 +277,12 @@ def test_read_only_key_is_offered_no_upload(console_url: str, browser: WebDriver
     # The search playground is still there for it.
     find(browser, 'a[href="#/kb/shelf/search"]').click()
     find(browser, "input[type=search]")
+    # Revoked meanwhile: the next call brings the sign-in form back, saying why.
+    key_id = made.json()["id"]
+    assert api(base, "DELETE", f"/v1/projects/default/api-keys/{key_id}").status_code == 204
+    fill(browser, "input[type=search][name=q]", "anything")
+    click_button(find(browser, "#search-form"), "Search")
+    assert "Authentication required" in find(browser, "#sign-in .problem").text
 
 
 def test_console_opens_without_a_key_when_auth_is_off(

@@ -60,6 +60,12 @@ export async function api(method, path, options = {}) {
   if (response.status === 204) return null;
   const type = response.headers.get("content-type") || "";
   const body = type.includes("json") ? await response.json() : await response.text();
+  const used = options.key === undefined ? session.key : options.key;
+  if (response.status === 401 && used && used === session.key) {
+    // The key stopped working (revoked, expired): back to the sign-in form, saying why.
+    signOut();
+    window.dispatchEvent(new CustomEvent("arbor:signed-out", { detail: body }));
+  }
   if (!response.ok) {
     throw new ApiError(
       typeof body === "object" && body !== null

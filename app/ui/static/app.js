@@ -1,7 +1,7 @@
 // The console shell: sign-in, navigation and the hash router (#/kb/name/...). Each screen is
 // a module whose render(main, params) may return a function that stops its background work.
 
-import { discoverAnswers, openWithoutKey, problemBox, session, signIn, signOut } from "./api.js";
+import { ApiError, discoverAnswers, openWithoutKey, problemBox, session, signIn, signOut } from "./api.js";
 import { clear, field, h } from "./dom.js";
 
 const ROUTES = [
@@ -117,6 +117,14 @@ async function start() {
     return;
   }
   window.addEventListener("hashchange", route);
+  window.addEventListener("arbor:signed-out", (event) => {
+    if (stopScreen) {
+      stopScreen();
+      stopScreen = null;
+    }
+    renderNav();
+    renderSignIn(new ApiError(event.detail));
+  });
   await route();
 }
 
