@@ -293,3 +293,25 @@ def test_console_opens_without_a_key_when_auth_is_off(
     find(browser, "#create-kb")
     assert "Auth off" in browser.find_element(By.ID, "who").text
     assert absent(browser, "#sign-in")
+
+
+def test_key_limited_to_a_knowledge_base_uploads_but_creates_none(
+    console_url: str, browser: WebDriver
+) -> None:
+    base = console_url
+    api(base, "POST", "/v1/knowledge-bases", json={"name": "desk"})
+    desk = api(base, "GET", "/v1/knowledge-bases/desk").json()
+    made = api(
+        base,
+        "POST",
+        "/v1/projects/default/api-keys",
+        json={"name": "desk-writer", "scopes": ["write"], "knowledge_bases": [desk["id"]]},
+    )
+    assert made.status_code == 201, made.text
+    sign_in(browser, base, made.json()["key"])
+    assert "read and write" in browser.find_element(By.ID, "who").text
+    find(browser, 'a[href="#/kb/desk"]').click()
+    find(browser, "#upload")
+    go(browser, base, "/")
+    find(browser, 'a[href="#/kb/desk"]')
+    assert absent(browser, "#create-kb")

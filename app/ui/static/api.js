@@ -11,6 +11,7 @@ export const session = {
   key: sessionStorage.getItem(KEY_STORAGE),
   authOff: false,
   canWrite: false,
+  canCreateKb: false,
   isAdmin: false,
   projects: [],
   answers: false,
@@ -88,6 +89,7 @@ export function kbPath(kb, rest = "") {
 // What a caller may do, found by asking: the API has no "who am I" route. A list without a
 // key that succeeds means auth is off; admin routes answer 403 to other keys; a write to a
 // knowledge base that does not exist is 403 for read-only keys and 404 (or 422) otherwise.
+// (Writes are audited: a sign-in with a non-admin key leaves these probes in the audit log.)
 export async function discover(key) {
   await api("GET", "/v1/knowledge-bases", { query: { limit: 1 }, key });
   let isAdmin = false;
@@ -99,11 +101,19 @@ export async function discover(key) {
     if (!(error instanceof ApiError) || error.problem.status !== 403) throw error;
   }
   let canWrite = isAdmin;
+  let canCreateKb = isAdmin;
   if (!isAdmin) {
-    const response = await request("POST", kbPath(NO_SUCH_KB, "/documents/batch"), { json: {}, key });
-    canWrite = response.status !== 403 && response.status !== 401;
+    // A body no knowledge base can be made of: 422 for keys that may create one, 403 otherwise.
+    const create = await request("POST", "/v1/knowledge-bases", { json: [], key });
+    canCreateKb = create.status === 422;
+    canWrite = canCreateKb;
+    if (!canWrite) {
+      // A key limited to some knowledge bases may still write to them.
+      const write = await request("POST", kbPath(NO_SUCH_KB, "/documents/batch"), { json: {}, key });
+      canWrite = write.status !== 403 && write.status !== 401;
+    }
   }
-  return { isAdmin, canWrite, projects };
+  return { isAdmin, canWrite, canCreateKb, projects };
 }
 
 export async function signIn(key) {
@@ -121,7 +131,7 @@ export async function openWithoutKey() {
 
 export function signOut() {
   sessionStorage.removeItem(KEY_STORAGE);
-  Object.assign(session, { key: null, canWrite: false, isAdmin: false, projects: [] });
+  Object.assign(session, { key: null, canWrite: false, canCreateKb: false, isAdmin: false, projects: [] });
 }
 
 // Whether the server has answers: the published contract lists the route when it exists.

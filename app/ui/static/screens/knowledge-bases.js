@@ -139,7 +139,7 @@ export async function render(main) {
     await attempt(errors, load);
   }
 
-  if (session.canWrite) main.append(createForm(refresh));
+  if (session.canCreateKb) main.append(createForm(refresh));
   await refresh();
   return null;
 }
