@@ -251,6 +251,22 @@ def test_document_markup_never_runs(console_url: str, browser: WebDriver) -> Non
         == 0
     )
 
+    # Reindex it (followed to ready like an upload), delete it, then its knowledge base.
+    go(browser, base, "/kb/xss")
+    row = find(browser, 'tr[data-status="ready"]')
+    click_button(row, "Reindex")
+    find(browser, '.upload[data-status="ready"]', INGEST_TIMEOUT_S)
+    row = find(browser, 'tr[data-status="ready"]')
+    click_button(row, "Delete")
+    click_button(row, "Yes, delete")
+    wait(browser, lambda d: "No documents." in d.find_element(By.TAG_NAME, "main").text)
+    go(browser, base, "/")
+    row = find(browser, 'tr[data-name="xss"]')
+    click_button(row, "Delete")
+    click_button(row, "Yes, delete")
+    wait(browser, lambda d: absent(d, 'tr[data-name="xss"]'))
+    assert api(base, "GET", "/v1/knowledge-bases/xss").status_code == 404
+
 
 def test_read_only_key_is_offered_no_upload(console_url: str, browser: WebDriver) -> None:
     base = console_url

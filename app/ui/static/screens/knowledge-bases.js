@@ -103,7 +103,7 @@ export async function render(main) {
       const actions = h("td", { class: "actions" });
       const tr = h(
         "tr",
-        {},
+        { "data-name": kb.name },
         h("td", {}, h("a", { href: `#/kb/${encodeURIComponent(kb.name)}` }, kb.name)),
         h("td", {}, kb.title || ""),
         h("td", {}, kb.description || ""),
