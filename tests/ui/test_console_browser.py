@@ -9,7 +9,9 @@ from pathlib import Path
 
 import httpx
 from fpdf import FPDF
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.auth.helpers import ADMIN_KEY, bearer
@@ -326,8 +328,20 @@ def test_key_limited_to_a_knowledge_base_uploads_but_creates_none(
     assert made.status_code == 201, made.text
     sign_in(browser, base, made.json()["key"])
     assert "read and write" in browser.find_element(By.ID, "who").text
-    find(browser, 'a[href="#/kb/desk"]').click()
+    # By keyboard alone: Tab to the knowledge base's link (focus drawn), Enter opens it.
+    find(browser, 'a[href="#/kb/desk"]')
+    for _ in range(30):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        focused = browser.switch_to.active_element
+        if (focused.get_attribute("href") or "").endswith("#/kb/desk"):
+            break
+    else:
+        raise AssertionError("Tab never reached the knowledge base's link")
+    outline = browser.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid"
+    focused.send_keys(Keys.ENTER)
     find(browser, "#upload")
+    assert browser.title == "desk · Arbor"
     go(browser, base, "/")
     find(browser, 'a[href="#/kb/desk"]')
     assert absent(browser, "#create-kb")

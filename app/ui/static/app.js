@@ -100,6 +100,11 @@ async function route() {
     } catch (error) {
       main.append(problemBox(error));
     }
+    // The new screen's name in the tab's title, and keyboard focus inside it (unless the
+    // screen put it somewhere already): the link that led here is gone.
+    const heading = main.querySelector("h1");
+    document.title = heading ? `${heading.textContent} · Arbor` : "Arbor";
+    if (!main.contains(document.activeElement)) main.focus({ preventScroll: true });
     return;
   }
   clear(main).append(h("h1", {}, "Not found"), h("p", {}, h("a", { href: "#/" }, "Back to the knowledge bases")));
