@@ -119,3 +119,19 @@ def fits_phone(driver: WebDriver, folder: Path, name: str) -> int:
     finally:
         driver.set_window_size(size["width"], size["height"])
     return overflow
+
+
+def confirm(driver: WebDriver, row_css: str, label: str) -> None:
+    """Click `label` in a row, then its "Yes, ..." confirmation; from the start again when a
+    list redraw (a document finishing meanwhile) replaced the row in between."""
+
+    def attempt(d: WebDriver) -> bool:
+        row = d.find_element(By.CSS_SELECTOR, row_css)
+        try:
+            click_button(row, label)
+            click_button(row, f"Yes, {label.lower()}")
+        except AssertionError:
+            return False
+        return True
+
+    wait(driver, attempt)

@@ -20,6 +20,7 @@ from tests.ui.console import (
     INGEST_TIMEOUT_S,
     absent,
     click_button,
+    confirm,
     fill,
     find,
     fits_phone,
@@ -192,8 +193,7 @@ def test_console_scenario(
         assert find(driver, "#new-key").text.startswith("arb_")
     row = find(driver, 'tr[data-name="temporary"]')
     key_id = row.get_attribute("data-key")
-    click_button(row, "Revoke")
-    click_button(row, "Yes, revoke")
+    confirm(driver, 'tr[data-name="temporary"]', "Revoke")
     wait(
         driver,
         lambda d: "revoked" in d.find_element(By.CSS_SELECTOR, f'tr[data-key="{key_id}"]').text,
@@ -258,14 +258,12 @@ def test_document_markup_never_runs(console_url: str, browser: WebDriver) -> Non
     row = find(browser, 'tr[data-status="ready"]')
     click_button(row, "Reindex")
     find(browser, '.upload[data-status="ready"]', INGEST_TIMEOUT_S)
-    row = find(browser, 'tr[data-status="ready"]')
-    click_button(row, "Delete")
-    click_button(row, "Yes, delete")
+    find(browser, 'tr[data-status="ready"]')
+    confirm(browser, 'tr[data-status="ready"]', "Delete")
     wait(browser, lambda d: "No documents." in d.find_element(By.TAG_NAME, "main").text)
     go(browser, base, "/")
-    row = find(browser, 'tr[data-name="xss"]')
-    click_button(row, "Delete")
-    click_button(row, "Yes, delete")
+    find(browser, 'tr[data-name="xss"]')
+    confirm(browser, 'tr[data-name="xss"]', "Delete")
     wait(browser, lambda d: absent(d, 'tr[data-name="xss"]'))
     assert api(base, "GET", "/v1/knowledge-bases/xss").status_code == 404
 

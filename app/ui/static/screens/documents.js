@@ -7,6 +7,7 @@ import { append, clear, confirmButton, field, formatBytes, formatTime, h, table 
 import { kbHeader } from "./kb-header.js";
 
 const POLL_MS = 700;
+const LIST_POLL_MS = 2000;
 const STATUSES = ["queued", "parsing", "chunking", "embedding", "ready", "failed"];
 const DONE = new Set(["ready", "failed"]);
 
@@ -230,6 +231,7 @@ export async function render(main, { kb }) {
   let rows = [];
   // Uploads finishing together each refresh the list: only the latest refresh draws it.
   let generation = 0;
+  let listTimer = null;
 
   function docRow(doc) {
     const actions = h("td", { class: "actions" });
@@ -272,6 +274,13 @@ export async function render(main, { kb }) {
     if (mine !== generation) return;
     if (reset) rows = [];
     rows.push(...page.items.map(docRow));
+    // Documents still in progress (uploaded elsewhere too): look again shortly.
+    if (reset && !listTimer && page.items.some((doc) => !DONE.has(doc.status))) {
+      listTimer = setTimeout(() => {
+        listTimer = null;
+        refresh();
+      }, LIST_POLL_MS);
+    }
     cursor = page.next_cursor;
     const more = cursor ? h("button", { type: "button", onclick: () => attempt(listErrors, () => loadPage(false)) }, "More") : null;
     append(clear(listSlot), [
@@ -290,5 +299,6 @@ export async function render(main, { kb }) {
   return () => {
     stopped = true;
     for (const timer of timers) clearTimeout(timer);
+    clearTimeout(listTimer);
   };
 }
