@@ -71,7 +71,7 @@ def api(base: str, method: str, path: str, **kwargs: object) -> httpx.Response:
 
 
 def test_console_scenario(
-    console_url: str, browser: WebDriver, screenshots: Path, tmp_path: Path
+    browser: WebDriver, console_url: str, screenshots: Path, tmp_path: Path
 ) -> None:
     driver, base = browser, console_url
     driver.get(f"{base}/")
@@ -219,7 +219,7 @@ def test_console_scenario(
     assert severe_console_errors(driver) == []
 
 
-def test_document_markup_never_runs(console_url: str, browser: WebDriver) -> None:
+def test_document_markup_never_runs(browser: WebDriver, console_url: str) -> None:
     base = console_url
     assert api(base, "POST", "/v1/knowledge-bases", json={"name": "xss"}).status_code == 201
     created = api(
@@ -268,7 +268,7 @@ def test_document_markup_never_runs(console_url: str, browser: WebDriver) -> Non
     assert api(base, "GET", "/v1/knowledge-bases/xss").status_code == 404
 
 
-def test_read_only_key_is_offered_no_upload(console_url: str, browser: WebDriver) -> None:
+def test_read_only_key_is_offered_no_upload(browser: WebDriver, console_url: str) -> None:
     base = console_url
     api(base, "POST", "/v1/knowledge-bases", json={"name": "shelf"})
     made = api(
@@ -302,7 +302,7 @@ def test_read_only_key_is_offered_no_upload(console_url: str, browser: WebDriver
 
 
 def test_console_opens_without_a_key_when_auth_is_off(
-    open_console_url: str, browser: WebDriver
+    browser: WebDriver, open_console_url: str
 ) -> None:
     forget_key(browser, open_console_url)
     browser.get(f"{open_console_url}/")
@@ -312,7 +312,7 @@ def test_console_opens_without_a_key_when_auth_is_off(
 
 
 def test_key_limited_to_a_knowledge_base_uploads_but_creates_none(
-    console_url: str, browser: WebDriver
+    browser: WebDriver, console_url: str
 ) -> None:
     base = console_url
     api(base, "POST", "/v1/knowledge-bases", json={"name": "desk"})
