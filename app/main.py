@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from pydantic.json_schema import models_json_schema
 
+from app.answers.router import router as answers_router
 from app.audit import service as audit
 from app.audit.middleware import AuditMiddleware
 from app.audit.router import router as audit_router
@@ -44,10 +45,12 @@ from app.kit.paths import UnstorablePathMiddleware
 from app.kit.periodic import every
 from app.kit.problems import Problem, declare_problems, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
+from app.llm import get_chat_client
 from app.parse.router import router as parse_router
 from app.parse.schemas import ParseRequest
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
+from app.ui.router import router as ui_router
 from app.webhooks.dispatcher import WebhookDispatcher
 from app.webhooks.router import router as webhooks_router
 
@@ -74,6 +77,7 @@ TAGS = [
     },
     {"name": "webhooks", "description": "The event feed pushed to URLs, signed (admin scope)."},
     {"name": "health", "description": "Liveness and readiness."},
+    {"name": "answers", "description": "Grounded, cited answers from knowledge bases (RAG)."},
 ]
 
 
@@ -108,6 +112,7 @@ def create_app(
             url = embedded.start()
             embedded.watch()
         app.state.database = Database(url, settings)
+        app.state.chat_client = get_chat_client(settings)
         app.state.rate_limiter = RateLimiter(app.state.database, mode.rate_limit_per_minute)
         if mode.enabled and settings.admin_key is None:
             await ensure_bootstrap_key(app.state.database, settings)
@@ -167,6 +172,8 @@ def create_app(
             if pool is not None:
                 await pool.stop()
             await app.state.database.dispose()
+            if app.state.chat_client is not None:
+                await app.state.chat_client.aclose()
             if embedded is not None:
                 embedded.stop()
 
@@ -180,6 +187,9 @@ def create_app(
     app.state.settings = settings
     app.state.readiness_probes = []
     app.state.poke_workers = lambda: None
+    app.state.chat_client = None
+    # The knowledge graph's retrieval seam for answers (app/answers/retrieval.py).
+    app.state.graph_context_provider = None
     if embedder_factory is None:
         registry_embedders = default_embedder_factory(settings)
         app.state.readiness_probes.append(registry_embedders.readiness)
@@ -204,6 +214,8 @@ def create_app(
     app.include_router(audit_router)
     app.include_router(events_router)
     app.include_router(webhooks_router)
+    app.include_router(answers_router)
+    app.include_router(ui_router)
     _register_problem_schema(app)
     return app
 
