@@ -44,10 +44,12 @@ from app.kit.paths import UnstorablePathMiddleware
 from app.kit.periodic import every
 from app.kit.problems import Problem, declare_problems, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
+from app.mcp import server as mcp_server
 from app.parse.router import router as parse_router
 from app.parse.schemas import ParseRequest
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
+from app.tools.router import router as tools_router
 from app.webhooks.dispatcher import WebhookDispatcher
 from app.webhooks.router import router as webhooks_router
 
@@ -74,6 +76,7 @@ TAGS = [
     },
     {"name": "webhooks", "description": "The event feed pushed to URLs, signed (admin scope)."},
     {"name": "health", "description": "Liveness and readiness."},
+    {"name": "tools", "description": "Agent tools as OpenAI function definitions, and calls."},
 ]
 
 
@@ -156,7 +159,8 @@ def create_app(
         ]
         freeze_startup_heap()
         try:
-            yield
+            async with mcp_server.running(app):
+                yield
         finally:
             for task in housekeeping:
                 task.cancel()
@@ -204,6 +208,8 @@ def create_app(
     app.include_router(audit_router)
     app.include_router(events_router)
     app.include_router(webhooks_router)
+    app.include_router(tools_router)
+    mcp_server.mount(app)
     _register_problem_schema(app)
     return app
 
