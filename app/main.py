@@ -22,6 +22,7 @@ from app.chunks.embedding import EmbedderFactory
 from app.chunks.providers import default_embedder_factory
 from app.chunks.router import router as chunks_router
 from app.chunks.schemas import ChunkBulkUpsert
+from app.compat.dify import router as dify_router
 from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
@@ -77,6 +78,7 @@ TAGS = [
     {"name": "webhooks", "description": "The event feed pushed to URLs, signed (admin scope)."},
     {"name": "health", "description": "Liveness and readiness."},
     {"name": "tools", "description": "Agent tools as OpenAI function definitions, and calls."},
+    {"name": "compat", "description": "Other products' APIs: Dify's external knowledge."},
 ]
 
 
@@ -209,6 +211,7 @@ def create_app(
     app.include_router(events_router)
     app.include_router(webhooks_router)
     app.include_router(tools_router)
+    app.include_router(dify_router)
     mcp_server.mount(app)
     _register_problem_schema(app)
     return app
