@@ -1,4 +1,4 @@
-"""The MCP server: the agent tools (app/tools) over MCP, at `/mcp` and over stdio.
+"""The MCP server in the app: the agent tools (app/mcp/protocol.py) at `/mcp`.
 
 At `/mcp` (streamable HTTP, stateless, JSON responses) every message is authenticated with the
 bearer key like any REST request, and each tool call runs through the app in-process as that
@@ -9,15 +9,13 @@ so any HTTP process of `arbor serve` can answer it, and nothing lives between re
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import mcp_types as types
 from fastapi import FastAPI, Request
 from fastapi.security import HTTPAuthorizationCredentials
-from mcp.server import Server, ServerRequestContext
+from mcp.server import ServerRequestContext
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -25,68 +23,15 @@ from starlette.types import Receive, Scope, Send
 from app.auth.callers import Caller
 from app.auth.callers import Scope as KeyScope
 from app.auth.dependencies import bearer, get_caller
-from app.kit.errors import AppError, Forbidden
-from app.tools import registry
+from app.kit.errors import Forbidden
+from app.mcp.protocol import DispatcherOf, build_server
 from app.tools.dispatch import Dispatcher, InProcess
 
-SERVER_NAME = "arbor"
 PATH = "/mcp"
 # Where the authenticated caller of an /mcp request waits for its tool calls. Not under
 # "caller": the audit middleware would record the MCP request itself, as an unknown
 # operation, besides the REST calls its tools make (which it records as what they are).
 CALLER_STATE = "mcp_caller"
-
-DispatcherOf = Callable[[ServerRequestContext[Any]], Dispatcher]
-
-
-def build_server(dispatcher_of: DispatcherOf, *, version: str) -> Server[Any]:
-    """An MCP server listing the agent tools and running each call through a dispatcher."""
-
-    async def list_tools(
-        _ctx: ServerRequestContext[Any], _params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
-        return types.ListToolsResult(
-            tools=[
-                types.Tool(
-                    name=tool.name, description=tool.description, input_schema=tool.parameters()
-                )
-                for tool in registry.TOOLS.values()
-            ]
-        )
-
-    async def call_tool(
-        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
-        try:
-            called = await registry.call(dispatcher_of(ctx), params.name, params.arguments)
-        except registry.ToolFailed as failed:
-            return _error(failed.problem)
-        except AppError as exc:
-            return _error(
-                {"title": exc.title, "status": exc.status, "detail": exc.detail, **exc.extra}
-            )
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=called.text)],
-            structured_content=called.result,
-        )
-
-    return Server(
-        SERVER_NAME,
-        version=version,
-        instructions="Search Arbor knowledge bases and read their documents, with your key's "
-        "rights. Start with list_knowledge_bases, then search_knowledge; cite passages as [n].",
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-    )
-
-
-def _error(problem: dict[str, Any]) -> types.CallToolResult:
-    """A failed call as MCP reports it: an error result the model can read (the problem)."""
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=json.dumps(problem, default=str))],
-        structured_content=problem,
-        is_error=True,
-    )
 
 
 def _in_process(app: FastAPI) -> DispatcherOf:

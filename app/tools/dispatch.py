@@ -11,13 +11,16 @@ server over HTTP with a key from the environment, the same calls through the net
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 import httpx
-from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.auth.callers import Caller
+if TYPE_CHECKING:
+    # Not at run time: `arbor mcp` and the CLI use this module without the server's models.
+    from starlette.types import ASGIApp, Receive, Scope, Send
+
+    from app.auth.callers import Caller
 
 # In-process calls never leave the machine; the host only has to be well-formed.
 INTERNAL_BASE_URL = "http://arbor.internal"
