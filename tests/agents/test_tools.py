@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+from fastapi import FastAPI
 
 from app.tools.schemas import SearchKnowledgeArgs
-from tests.auth.helpers import bearer
+from tests.agents.test_mcp import mcp_session
+from tests.auth.helpers import as_admin, bearer
 
 
 async def test_definitions_are_the_argument_models(
@@ -64,3 +66,24 @@ async def test_call_errors(client: httpx.AsyncClient, corpus: dict[str, Any]) ->
     assert hidden.json()["type"].endswith("/not-found")
     anonymous = await client.post("/v1/tools/list_knowledge_bases", json={})
     assert anonymous.status_code == 401
+
+
+async def test_tool_calls_are_audited_once_as_the_rest_call(
+    app: FastAPI, client: httpx.AsyncClient, corpus: dict[str, Any]
+) -> None:
+    staff = bearer(corpus["keys"]["staff"])
+    arguments = {"query": "annual leave", "knowledge_bases": ["handbook"], "top_k": 3}
+    called = await client.post("/v1/tools/search_knowledge", json=arguments, headers=staff)
+    async with mcp_session(app, staff) as session:
+        await session.call_tool("search_knowledge", arguments)
+    dify = {"knowledge_id": "handbook", "query": "leave", "retrieval_setting": {"top_k": 1}}
+    await client.post("/compat/dify/retrieval", json=dify, headers=staff)
+    events = (await client.get("/v1/audit", headers=as_admin("acme"))).json()["items"]
+    operations = sorted(event["operation"] for event in events if event["method"] == "POST")
+    assert "tools-call" not in operations
+    assert "unknown" not in operations
+    assert "compat-dify_retrieval" not in operations
+    searches = [event for event in events if event["operation"] == "search-multi"]
+    assert len(searches) == 2
+    assert all(event["hits"] == len(called.json()["result"]["hits"]) for event in searches)
+    assert len([e for e in events if e["operation"] == "search-knowledge_base"]) == 1
