@@ -89,6 +89,26 @@ class Settings(BaseSettings):
     # Events sent per claim, and webhooks a process delivers to at once.
     webhook_batch_size: int = Field(default=100, ge=1)
     webhook_concurrency: int = Field(default=8, ge=1)
+    # Chat model for answers (docs/answers.md): any OpenAI-compatible endpoint. Unset base URL:
+    # no LLM, answers use the extractive generator. The key is read from the environment
+    # variable *named* by llm_api_key_env, so it never sits in this process's settings dump.
+    llm_base_url: str | None = None
+    llm_model: str = ""
+    llm_api_key_env: str | None = None
+    llm_max_tokens: int = Field(default=4096, ge=1)
+    llm_temperature: float = Field(default=0.3, ge=0.0, le=2.0)
+    # Longest silence between two bytes of an answer, and to open a connection.
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    llm_connect_timeout_s: float = Field(default=10.0, gt=0)
+    # Retries on 429/5xx/timeouts before the first byte; a longer Retry-After fails at once.
+    llm_max_retries: int = Field(default=3, ge=0)
+    llm_max_retry_after_s: float = Field(default=30.0, ge=0)
+    # Ask for token usage in streams (`stream_options`); turn off for servers that refuse it.
+    llm_stream_usage: bool = True
+    # Answers (docs/answers.md): record the answer text in the audit log too (the question,
+    # sources and generator always are), and how often a waiting stream sends a keep-alive.
+    answer_audit_text: bool = False
+    answer_keepalive_s: float = Field(default=15.0, gt=0)
 
     @field_validator("admin_key", mode="before")
     @classmethod

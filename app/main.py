@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from pydantic.json_schema import models_json_schema
 
+from app.answers.router import router as answers_router
 from app.audit import service as audit
 from app.audit.middleware import AuditMiddleware
 from app.audit.router import router as audit_router
@@ -45,6 +46,7 @@ from app.kit.paths import UnstorablePathMiddleware
 from app.kit.periodic import every
 from app.kit.problems import Problem, declare_problems, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
+from app.llm import get_chat_client
 from app.mcp import server as mcp_server
 from app.parse.router import router as parse_router
 from app.parse.schemas import ParseRequest
@@ -79,6 +81,7 @@ TAGS = [
     {"name": "health", "description": "Liveness and readiness."},
     {"name": "tools", "description": "Agent tools as OpenAI function definitions, and calls."},
     {"name": "compat", "description": "Other products' APIs: Dify's external knowledge."},
+    {"name": "answers", "description": "Grounded, cited answers from knowledge bases (RAG)."},
 ]
 
 
@@ -113,6 +116,7 @@ def create_app(
             url = embedded.start()
             embedded.watch()
         app.state.database = Database(url, settings)
+        app.state.chat_client = get_chat_client(settings)
         app.state.rate_limiter = RateLimiter(app.state.database, mode.rate_limit_per_minute)
         if mode.enabled and settings.admin_key is None:
             await ensure_bootstrap_key(app.state.database, settings)
@@ -173,6 +177,8 @@ def create_app(
             if pool is not None:
                 await pool.stop()
             await app.state.database.dispose()
+            if app.state.chat_client is not None:
+                await app.state.chat_client.aclose()
             if embedded is not None:
                 embedded.stop()
 
@@ -186,6 +192,9 @@ def create_app(
     app.state.settings = settings
     app.state.readiness_probes = []
     app.state.poke_workers = lambda: None
+    app.state.chat_client = None
+    # The knowledge graph's retrieval seam for answers (app/answers/retrieval.py).
+    app.state.graph_context_provider = None
     if embedder_factory is None:
         registry_embedders = default_embedder_factory(settings)
         app.state.readiness_probes.append(registry_embedders.readiness)
@@ -213,6 +222,7 @@ def create_app(
     app.include_router(tools_router)
     app.include_router(dify_router)
     mcp_server.mount(app)
+    app.include_router(answers_router)
     _register_problem_schema(app)
     return app
 

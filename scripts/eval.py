@@ -72,10 +72,11 @@ def load_qrels() -> dict[str, dict[str, int]]:
 
 
 @contextmanager
-def server(data_dir: Path) -> Iterator[str]:
+def server(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterator[str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update(ARBOR_DATA_DIR=str(data_dir), PORT=str(port), ARBOR_LOG_LEVEL="warning")
+    env.update(extra_env or {})
     log = (data_dir / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env, stdout=log, stderr=log
@@ -268,12 +269,12 @@ def render(
     return "\n".join(lines)
 
 
-def write_section(table: str) -> None:
-    section = f"{START}\n{table}\n{END}"
+def write_section(table: str, start: str = START, end: str = END) -> None:
+    section = f"{start}\n{table}\n{end}"
     current = BENCHMARKS.read_text() if BENCHMARKS.exists() else "# Benchmarks\n"
-    if START in current and END in current:
-        before, rest = current.split(START, 1)
-        _, after = rest.split(END, 1)
+    if start in current and end in current:
+        before, rest = current.split(start, 1)
+        _, after = rest.split(end, 1)
         updated = before + section + after
     else:
         updated = current.rstrip("\n") + "\n\n" + section + "\n"

@@ -19,6 +19,7 @@ from app.db.embedded import EmbeddedPostgres
 from app.db.migrate import upgrade_to_head_async
 from app.db.urls import asyncpg_dsn
 from app.main import create_app
+from tests.fake_openai import FakeChat, serve_in_thread
 from tests.fakes import FakeEmbedders
 
 TEMPLATE_DB = "arbor_template"
@@ -93,3 +94,14 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://arbor.test") as http:
         yield http
+
+
+@pytest.fixture
+def fake_llm() -> Iterator[FakeChat]:
+    """An OpenAI-compatible chat server on loopback (`fake_llm.base_url`), scripted per test."""
+    chat = FakeChat()
+    server = serve_in_thread(0, chat=chat)
+    chat.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    yield chat
+    server.shutdown()
+    server.server_close()

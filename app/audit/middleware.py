@@ -26,6 +26,11 @@ AUDITED_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_PATH_CHARS = 2000
 
 
+def note_details(request: Request, details: dict[str, Any]) -> None:
+    """Put an operation's own facts on its audit record (JSON-serialisable values)."""
+    request.state.audit_details = details
+
+
 def note_hits(request: Request, hits: int) -> None:
     """Tell the audit record how many hits a search returned."""
     request.state.audit_hits = hits
@@ -74,6 +79,7 @@ class AuditMiddleware:
             status=status,
             target={k: str(v) for k, v in (scope.get("path_params") or {}).items()},
             hits=state.get("audit_hits"),
+            details=state.get("audit_details"),
         )
         try:
             async with database.transaction(project_id=project_id) as session:

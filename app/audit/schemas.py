@@ -20,3 +20,8 @@ class AuditEventRead(BaseModel):
     status: int
     target: dict[str, Any] = Field(description="The path parameters, as the caller gave them.")
     hits: int | None = Field(description="Search hits returned (searches only).")
+    details: dict[str, Any] | None = Field(
+        default=None,
+        description="What the operation put on record: for answers the question, the sources "
+        "given to the generator and the generator.",
+    )

@@ -28,6 +28,7 @@ def to_read(event: AuditEvent) -> AuditEventRead:
         status=event.status,
         target=event.target,
         hits=event.hits,
+        details=event.details,
     )
 
 

@@ -29,3 +29,5 @@ class AuditEvent(UUIDPrimaryKey, Base):
     # Path parameters as the caller gave them (knowledge base, document, project, key).
     target: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     hits: Mapped[int | None]
+    # What the operation put on record beyond its path (answers: question, sources, generator).
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)

@@ -154,6 +154,21 @@ async def search_many(
     return await search(session, kbs, data, embedders=embedders, reranker=reranker, visible=visible)
 
 
+def check_reranker(options: SearchOptions, reranker: Reranker | None) -> None:
+    if options.rerank and reranker is None:
+        raise ValidationFailed(
+            "No reranker is configured on this server (set ARBOR_RERANK_URL); search without "
+            "`rerank`."
+        )
+
+
+def check_options(options: SearchOptions, *, reranker: Reranker | None) -> None:
+    """The request errors `search` raises before any SQL (a bad filter, rerank without a
+    reranker), for callers that must answer them before starting a streamed response."""
+    compile_filter(options.filter, repository.SEARCH_FIELDS)
+    check_reranker(options, reranker)
+
+
 async def search(
     session: AsyncSession,
     kbs: Sequence[KnowledgeBase],
@@ -174,11 +189,7 @@ async def search(
     first = kbs[0]
     query = options.query.strip() if options.query and options.query.strip() else None
     mode, degraded = options.mode, None
-    if options.rerank and reranker is None:
-        raise ValidationFailed(
-            "No reranker is configured on this server (set ARBOR_RERANK_URL); search without "
-            "`rerank`."
-        )
+    check_reranker(options, reranker)
     if options.rerank and query is None:
         raise ValidationFailed("`rerank` needs a `query` text to score passages against.")
     if mode is SearchMode.TEXT and query is None:

@@ -1,14 +1,28 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .action import Action
+from .action_data import ActionData
+from .action_stage import ActionStage
+from .analysis import Analysis
+from .analysis_source import AnalysisSource
 from .ancestor_read import AncestorRead
+from .answer_mode import AnswerMode
+from .answer_request import AnswerRequest
+from .answer_request_filter_type_0 import AnswerRequestFilterType0
+from .answer_response import AnswerResponse
+from .answer_response_generator import AnswerResponseGenerator
+from .answer_usage import AnswerUsage
 from .api_key_create import ApiKeyCreate
 from .api_key_created import ApiKeyCreated
 from .api_key_created_status import ApiKeyCreatedStatus
 from .api_key_read import ApiKeyRead
 from .api_key_read_status import ApiKeyReadStatus
 from .audit_event_read import AuditEventRead
+from .audit_event_read_details_type_0 import AuditEventReadDetailsType0
 from .audit_event_read_target import AuditEventReadTarget
 from .candidate_counts import CandidateCounts
+from .chat_turn import ChatTurn
+from .chat_turn_role import ChatTurnRole
 from .check import Check
 from .chunk_bulk_item import ChunkBulkItem
 from .chunk_bulk_item_metadata import ChunkBulkItemMetadata
@@ -23,6 +37,7 @@ from .chunk_read import ChunkRead
 from .chunk_read_metadata import ChunkReadMetadata
 from .chunk_upsert import ChunkUpsert
 from .chunk_upsert_metadata import ChunkUpsertMetadata
+from .citation import Citation
 from .common_lexeme import CommonLexeme
 from .context_node import ContextNode
 from .dify_condition import DifyCondition
@@ -77,10 +92,12 @@ from .field_error import FieldError
 from .function_definition import FunctionDefinition
 from .function_definition_parameters import FunctionDefinitionParameters
 from .fusion import Fusion
+from .generator_choice import GeneratorChoice
 from .hit_context import HitContext
 from .hit_explain import HitExplain
 from .hnsw_config import HnswConfig
 from .include import Include
+from .intent import Intent
 from .job_read import JobRead
 from .job_read_status import JobReadStatus
 from .knowledge_base_copied import KnowledgeBaseCopied
@@ -95,6 +112,8 @@ from .knowledge_base_update import KnowledgeBaseUpdate
 from .knowledge_base_update_chunking_type_0 import KnowledgeBaseUpdateChunkingType0
 from .liveness import Liveness
 from .mmr_options import MmrOptions
+from .multi_answer_request import MultiAnswerRequest
+from .multi_answer_request_filter_type_0 import MultiAnswerRequestFilterType0
 from .multi_search_request import MultiSearchRequest
 from .multi_search_request_filter_type_0 import MultiSearchRequestFilterType0
 from .neighbour_chunk import NeighbourChunk
@@ -136,6 +155,7 @@ from .search_response import SearchResponse
 from .search_response_text_queries import SearchResponseTextQueries
 from .section_node import SectionNode
 from .sentence_node import SentenceNode
+from .source import Source
 from .text_match import TextMatch
 from .text_statistics_read import TextStatisticsRead
 from .tool_call_result import ToolCallResult
@@ -157,15 +177,29 @@ from .webhook_with_secret import WebhookWithSecret
 from .webhook_with_secret_types_type_0_item import WebhookWithSecretTypesType0Item
 
 __all__ = (
+    "Action",
+    "ActionData",
+    "ActionStage",
+    "Analysis",
+    "AnalysisSource",
     "AncestorRead",
+    "AnswerMode",
+    "AnswerRequest",
+    "AnswerRequestFilterType0",
+    "AnswerResponse",
+    "AnswerResponseGenerator",
+    "AnswerUsage",
     "ApiKeyCreate",
     "ApiKeyCreated",
     "ApiKeyCreatedStatus",
     "ApiKeyRead",
     "ApiKeyReadStatus",
     "AuditEventRead",
+    "AuditEventReadDetailsType0",
     "AuditEventReadTarget",
     "CandidateCounts",
+    "ChatTurn",
+    "ChatTurnRole",
     "Check",
     "ChunkBulkItem",
     "ChunkBulkItemMetadata",
@@ -180,6 +214,7 @@ __all__ = (
     "ChunkReadMetadata",
     "ChunkUpsert",
     "ChunkUpsertMetadata",
+    "Citation",
     "CommonLexeme",
     "ContextNode",
     "DifyCondition",
@@ -234,10 +269,12 @@ __all__ = (
     "FunctionDefinition",
     "FunctionDefinitionParameters",
     "Fusion",
+    "GeneratorChoice",
     "HitContext",
     "HitExplain",
     "HnswConfig",
     "Include",
+    "Intent",
     "JobRead",
     "JobReadStatus",
     "KnowledgeBaseCopied",
@@ -252,6 +289,8 @@ __all__ = (
     "KnowledgeBaseUpdateChunkingType0",
     "Liveness",
     "MmrOptions",
+    "MultiAnswerRequest",
+    "MultiAnswerRequestFilterType0",
     "MultiSearchRequest",
     "MultiSearchRequestFilterType0",
     "NeighbourChunk",
@@ -293,6 +332,7 @@ __all__ = (
     "SearchResponseTextQueries",
     "SectionNode",
     "SentenceNode",
+    "Source",
     "TextMatch",
     "TextStatisticsRead",
     "ToolCallResult",

@@ -8,7 +8,10 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
+    from ..models.audit_event_read_details_type_0 import AuditEventReadDetailsType0
     from ..models.audit_event_read_target import AuditEventReadTarget
 
 
@@ -29,6 +32,8 @@ class AuditEventRead:
         path (str):
         status (int):
         target (AuditEventReadTarget): The path parameters, as the caller gave them.
+        details (AuditEventReadDetailsType0 | None | Unset): What the operation put on record: for answers the question,
+            the sources given to the generator and the generator.
     """
 
     actor: str
@@ -41,9 +46,12 @@ class AuditEventRead:
     path: str
     status: int
     target: AuditEventReadTarget
+    details: AuditEventReadDetailsType0 | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.audit_event_read_details_type_0 import AuditEventReadDetailsType0  # noqa: PLC0415
+
         actor = self.actor
 
         api_key_id: None | str
@@ -69,6 +77,14 @@ class AuditEventRead:
 
         target = self.target.to_dict()
 
+        details: dict[str, Any] | None | Unset
+        if isinstance(self.details, Unset):
+            details = UNSET
+        elif isinstance(self.details, AuditEventReadDetailsType0):
+            details = self.details.to_dict()
+        else:
+            details = self.details
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -85,11 +101,14 @@ class AuditEventRead:
                 "target": target,
             }
         )
+        if details is not UNSET:
+            field_dict["details"] = details
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.audit_event_read_details_type_0 import AuditEventReadDetailsType0  # noqa: PLC0415
         from ..models.audit_event_read_target import AuditEventReadTarget  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -131,6 +150,23 @@ class AuditEventRead:
 
         target = AuditEventReadTarget.from_dict(d.pop("target"))
 
+        def _parse_details(data: object) -> AuditEventReadDetailsType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                details_type_0 = AuditEventReadDetailsType0.from_dict(data)
+
+                return details_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AuditEventReadDetailsType0 | None | Unset, data)
+
+        details = _parse_details(d.pop("details", UNSET))
+
         audit_event_read = cls(
             actor=actor,
             api_key_id=api_key_id,
@@ -142,6 +178,7 @@ class AuditEventRead:
             path=path,
             status=status,
             target=target,
+            details=details,
         )
 
         audit_event_read.additional_properties = d
