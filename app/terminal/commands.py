@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from app.terminal import evaluate, ingest
+from app.terminal import ask, evaluate, ingest
 from app.terminal.api import add_connection_flags, checked, client, connection, pages
 
 
@@ -114,6 +114,7 @@ def register(commands: Any) -> None:
     searching.set_defaults(handler=search)
 
     ingest.register(commands)
+    ask.register(commands)
     evaluate.register(commands)
 
     serving = commands.add_parser(

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from app.kit.errors import NotFound, ValidationFailed
 from app.tools.dispatch import Dispatcher, segment
 from app.tools.schemas import (
+    AnswerArgs,
     Citation,
     FunctionDefinition,
     GetChunkContextArgs,
@@ -130,6 +131,31 @@ async def search_knowledge(
     return body, text
 
 
+async def answer(dispatcher: Dispatcher, args: AnswerArgs) -> tuple[dict[str, Any], str]:
+    body = await _json(
+        await dispatcher.request(
+            "POST",
+            "/v1/answer",
+            json={
+                "query": args.question,
+                "knowledge_bases": args.knowledge_bases,
+                "top_k": args.top_k,
+                "filter": args.filter,
+                "stream": False,
+            },
+        )
+    )
+    cited = [
+        f"[{c['n']}] "
+        + " > ".join(part for part in (c["doc_title"], *c["section_titles"]) if part)
+        + (f" (p. {c['page_start']})" if c.get("page_start") is not None else "")
+        + f" (chunk {c['chunk_id']})"
+        for c in body["citations"]
+    ]
+    text = body["answer"] + ("\n\nSources:\n" + "\n".join(cited) if cited else "")
+    return body, text
+
+
 async def list_knowledge_bases(
     dispatcher: Dispatcher, args: ListKnowledgeBasesArgs
 ) -> tuple[dict[str, Any], str]:
@@ -197,6 +223,13 @@ TOOLS: dict[str, Tool] = {
             "with citations (document title, section path, page, chunk id); cite them as [n].",
             SearchKnowledgeArgs,
             search_knowledge,
+        ),
+        Tool(
+            "answer",
+            "Answer a question from knowledge bases: a written answer citing its sources as "
+            "[n], with each source's document title, section path, page and chunk id.",
+            AnswerArgs,
+            answer,
         ),
         Tool(
             "list_knowledge_bases",

@@ -42,6 +42,21 @@ class SearchKnowledgeArgs(RequestModel):
     )
 
 
+class AnswerArgs(RequestModel):
+    """Answer a question from knowledge bases, with numbered citations of the passages used."""
+
+    question: StoredText = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    knowledge_bases: list[StoredText] = Field(
+        min_length=1,
+        max_length=MAX_KNOWLEDGE_BASES,
+        description="Knowledge base names or ids; several must share one embedding model.",
+    )
+    top_k: int = Field(default=8, ge=1, le=50, description="Passages retrieved for the answer.")
+    filter: dict[str, Any] | None = Field(
+        default=None, description="The search filter language, as for search_knowledge."
+    )
+
+
 class ListKnowledgeBasesArgs(RequestModel):
     """List the knowledge bases this key may search."""
 

@@ -15,7 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.auth.helpers import bearer
 
 QUERY = {"query": "annual leave days", "knowledge_bases": ["handbook"], "top_k": 5}
-TOOLS = {"search_knowledge", "list_knowledge_bases", "get_document", "get_chunk_context"}
+TOOLS = {"search_knowledge", "answer", "list_knowledge_bases", "get_document", "get_chunk_context"}
 
 
 @asynccontextmanager
@@ -128,3 +128,36 @@ async def test_mcp_needs_a_key(app: FastAPI, client: httpx.AsyncClient) -> None:
         response = await client.post("/mcp", json=body, headers=headers)
         assert response.status_code == 401
         assert response.headers["content-type"] == "application/problem+json"
+
+
+async def test_answer_tool_cites_only_what_the_key_reads(
+    app: FastAPI, client: httpx.AsyncClient, corpus: dict[str, Any]
+) -> None:
+    question = {"question": "How many days of annual leave?", "knowledge_bases": ["handbook"]}
+    for key, secret_cited in (("staff", False), ("secret", True)):
+        headers = bearer(corpus["keys"][key])
+        async with mcp_session(app, headers) as session:
+            result = await session.call_tool("answer", question)
+        assert not result.is_error, result
+        answered = result.structured_content
+        assert answered is not None
+        rest = await client.post(
+            "/v1/answer",
+            json={"query": question["question"], "knowledge_bases": ["handbook"]},
+            headers=headers,
+        )
+        assert rest.status_code == 200, rest.text
+        expected = rest.json()
+        # The same answer and sources as REST gives this key (timings aside).
+        assert answered["answer"] == expected["answer"]
+        assert answered["citations"] == expected["citations"]
+        assert [s["chunk_id"] for s in answered["sources"]] == [
+            s["chunk_id"] for s in expected["sources"]
+        ]
+        cited = {source["doc_id"] for source in answered["sources"]}
+        assert (corpus["secret"] in cited) is secret_cited
+        assert corpus["public"] in cited
+        text = result.content[0].text
+        assert text.startswith(answered["answer"])
+        for citation in answered["citations"]:
+            assert f"[{citation['n']}] {citation['doc_title']}" in text

@@ -173,6 +173,12 @@ def test_cli_ingest_twice_uploads_nothing_the_second_time(server: str, tmp_path:
     hits = json.loads(searched.stdout)["hits"]
     assert "Cats" in hits[0]["text"]
     assert not any("Dogs" in hit["text"] for hit in hits), "the old version is gone"
+    asked = arbor(server, "ask", "Which animals are allowed in the office?", "--kb", "cli")
+    assert asked.returncode == 0, asked.stderr
+    # The answer as it streamed, then its citations, one a line.
+    answer, _, citations = asked.stdout.partition("\n\n[1] ")
+    assert "Cats" in answer, asked.stdout
+    assert citations.startswith("pets"), asked.stdout
     listed = arbor(server, "kb", "list", "--json")
     assert "cli" in [kb["name"] for kb in json.loads(listed.stdout)]
     refused = arbor(server, "kb", "list", key="arb_wrong")

@@ -20,6 +20,7 @@ async def test_definitions_are_the_argument_models(
     tools = {tool["function"]["name"]: tool for tool in response.json()["tools"]}
     assert set(tools) == {
         "search_knowledge",
+        "answer",
         "list_knowledge_bases",
         "get_document",
         "get_chunk_context",
