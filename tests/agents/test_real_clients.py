@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "sdk" / "python"))
 
 from arbor_client import AuthenticatedClient  # noqa: E402
+from arbor_client.api.answers import answers_knowledge_base  # noqa: E402
 from arbor_client.api.documents import (  # noqa: E402
     documents_create,
     documents_delete,
@@ -38,6 +39,8 @@ from arbor_client.api.knowledge_bases import (  # noqa: E402
 )
 from arbor_client.api.search import search_knowledge_base  # noqa: E402
 from arbor_client.models import (  # noqa: E402
+    AnswerRequest,
+    AnswerResponse,
     DocumentRead,
     DocumentsCreateFilesBody,
     KnowledgeBaseCreate,
@@ -49,6 +52,7 @@ from arbor_client.models import (  # noqa: E402
     SearchResponse,
     TreeRead,
 )
+from arbor_client.streaming import stream_answer  # noqa: E402
 from arbor_client.types import File  # noqa: E402
 
 
@@ -93,7 +97,8 @@ def test_sdk_scenario(server: str) -> None:
 
 
 def scenario(sdk: AuthenticatedClient) -> None:
-    """Create, upload a PDF and a Markdown file, wait, search with a filter, read a tree, delete."""
+    """Create, upload a PDF and a Markdown file, wait, search with a filter, answer (JSON and
+    streamed), read a tree, delete."""
     created = knowledge_bases_create.sync(client=sdk, body=KnowledgeBaseCreate(name="sdk"))
     assert isinstance(created, KnowledgeBaseRead), created
     uploads = [
@@ -123,6 +128,18 @@ def scenario(sdk: AuthenticatedClient) -> None:
     assert found.hits
     assert {hit.doc_id for hit in found.hits} == {documents["guide.md"].id}
     assert found.hits[0].section_titles[-1] == "Setup"
+    question = AnswerRequest(query="What should be installed first?")
+    answered = answers_knowledge_base.sync("sdk", client=sdk, body=question)
+    assert isinstance(answered, AnswerResponse), answered
+    assert answered.citations
+    assert answered.citations[0].doc_id == documents["guide.md"].id
+    # Streamed (a hand-written helper beside the generated code): deltas, then the answer.
+    events = list(stream_answer(sdk, question, kb="sdk"))
+    names = [event.event for event in events]
+    assert "delta" in names
+    assert names[-1] == "done"
+    streamed = "".join(event.data["text"] for event in events if event.event == "delta")
+    assert streamed == events[-1].data["answer"] == answered.answer
     tree = documents_get_tree.sync("sdk", str(documents["report.pdf"].id), client=sdk)
     assert isinstance(tree, TreeRead), tree
     listed = knowledge_bases_list.sync(client=sdk)
