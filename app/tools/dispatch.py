@@ -60,7 +60,11 @@ class InProcess:
     """Tool calls through the app itself, as an authenticated caller."""
 
     def __init__(self, app: ASGIApp, caller: Caller) -> None:
-        self._transport = httpx.ASGITransport(app=_as_caller(app, caller))
+        # An unexpected error inside is answered as the app answers it (a 500 problem, passed
+        # on to the tool's caller) rather than raised into the request that carried the call.
+        self._transport = httpx.ASGITransport(
+            app=_as_caller(app, caller), raise_app_exceptions=False
+        )
 
     async def request(
         self,
