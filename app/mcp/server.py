@@ -71,7 +71,10 @@ def mount(app: FastAPI) -> None:
         Route(
             PATH,
             endpoint=McpEndpoint(app),
-            methods=["GET", "POST", "DELETE"],
+            # POST only: stateless, there is no session to DELETE, and a GET stream for
+            # server-initiated messages would stay open with nothing to send (MCP lets a
+            # server answer both with 405, which the SDK's client expects).
+            methods=["POST"],
             include_in_schema=False,
         )
     )

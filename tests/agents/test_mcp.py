@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.auth.helpers import bearer
+from tests.auth.helpers import as_admin, bearer
 
 QUERY = {"query": "annual leave days", "knowledge_bases": ["handbook"], "top_k": 5}
 TOOLS = {"search_knowledge", "answer", "list_knowledge_bases", "get_document", "get_chunk_context"}
@@ -120,6 +120,16 @@ async def test_chunk_context_through_mcp(
         "/v1/knowledge-bases/handbook/chunks/context", json={"chunk_ids": ids}, headers=headers
     )
     assert result.structured_content == rest.json()
+
+
+async def test_only_post(client: httpx.AsyncClient) -> None:
+    """Stateless: no standing GET stream (it would never end), no session to DELETE."""
+    for method in ("GET", "DELETE"):
+        response = await client.request(
+            method, "/mcp", headers={"Accept": "text/event-stream", **as_admin()}
+        )
+        assert response.status_code == 405
+        assert response.headers["content-type"] == "application/problem+json"
 
 
 async def test_mcp_needs_a_key(app: FastAPI, client: httpx.AsyncClient) -> None:

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import httpx2
 import pytest
 from fpdf import FPDF
 from mcp.client.client import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 
 from tests.auth.helpers import ADMIN_KEY, bearer
 from tests.test_real_server import free_port, wait_ready
@@ -266,3 +268,16 @@ async def test_mcp_over_stdio_as_the_key(server: str) -> None:
         )
     assert len(results["admin"]["hits"]) == 1
     assert results["reader"]["hits"] == [], "the reader's key has no principal for the document"
+
+
+async def test_mcp_over_http_on_a_real_server(server: str) -> None:
+    """The SDK's client against uvicorn: no standing GET stream, every call a POST."""
+    http = httpx2.AsyncClient(headers=bearer(ADMIN_KEY), timeout=60)
+    transport = streamable_http_client(f"{server}/mcp", http_client=http)
+    async with http, Client(transport) as session:
+        tools = await session.list_tools()
+        listed = await session.call_tool("list_knowledge_bases", {})
+    assert "answer" in {tool.name for tool in tools.tools}
+    assert not listed.is_error, listed
+    assert listed.structured_content is not None
+    assert "items" in listed.structured_content
