@@ -13,9 +13,10 @@ import argparse
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, BinaryIO, cast
 
 import httpx
 from rich.console import Console
@@ -23,6 +24,7 @@ from rich.progress import (
     BarColumn,
     DownloadColumn,
     Progress,
+    TaskID,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
@@ -80,8 +82,31 @@ def _progress(console: Console) -> Progress:
     )
 
 
+class _Counted:
+    """A file whose reads advance progress bars (httpx reads an upload in 64 KiB blocks)."""
+
+    def __init__(self, stream: BinaryIO, advance: Callable[[int], None]) -> None:
+        self._stream = stream
+        self._advance = advance
+
+    def read(self, size: int = -1) -> bytes:
+        block = self._stream.read(size)
+        self._advance(len(block))
+        return block
+
+    def __getattr__(self, name: str) -> Any:
+        # fileno, seek, tell: how httpx measures the body.
+        return getattr(self._stream, name)
+
+
 def _upload(
-    http: httpx.Client, kb: str, source: Source, *, metadata: dict[str, Any] | None, wait: bool
+    http: httpx.Client,
+    kb: str,
+    source: Source,
+    *,
+    metadata: dict[str, Any] | None,
+    wait: bool,
+    advance: Callable[[int], None],
 ) -> dict[str, Any]:
     form = {"external_id": source.external_id}
     if metadata is not None:
@@ -91,7 +116,8 @@ def _upload(
             f"/v1/knowledge-bases/{segment(kb)}/documents",
             params={"wait": "true" if wait else "false"},
             data=form,
-            files={"file": (source.path.name, stream)},
+            # A file-like object to httpx; typed IO[bytes] there, which it reads as one.
+            files={"file": (source.path.name, cast("IO[bytes]", _Counted(stream, advance)))},
         )
     body: dict[str, Any] = checked(response)
     return body
@@ -110,14 +136,21 @@ def run(args: argparse.Namespace) -> None:
         uploaded = skipped = failed = 0
         with _progress(console) as progress:
             overall = progress.add_task("all files", total=sum(s.size for s in todo))
-            for source in todo:
+            for done, source in enumerate(todo):
                 task = progress.add_task(source.external_id, total=source.size)
                 held = stored.get(source.external_id)
                 same = held is not None and held.get("content_sha256") == sha256_of(source.path)
                 if same and held is not None and held.get("status") != "failed":
                     skipped += 1
                 else:
-                    document = _upload(http, args.kb, source, metadata=metadata, wait=args.wait)
+
+                    def advance(sent: int, task: TaskID = task) -> None:
+                        progress.advance(task, sent)
+                        progress.advance(overall, sent)
+
+                    document = _upload(
+                        http, args.kb, source, metadata=metadata, wait=args.wait, advance=advance
+                    )
                     if document.get("status") == "failed":
                         failed += 1
                         console.print(
@@ -125,8 +158,9 @@ def run(args: argparse.Namespace) -> None:
                             f"{document.get('error') or 'see the document'}"
                         )
                     uploaded += 1
-                progress.update(task, completed=source.size, visible=False)
-                progress.advance(overall, source.size)
+                progress.update(task, visible=False)
+                # Skipped files count as done; an upload counted its bytes as they went.
+                progress.update(overall, completed=sum(s.size for s in todo[: done + 1]))
     print(
         f"{len(todo)} files: {uploaded} uploaded, {skipped} unchanged (skipped), {failed} failed",
         file=sys.stderr if args.json else sys.stdout,
