@@ -1,4 +1,5 @@
-"""`arbor`: serve the API, run migrations, export the OpenAPI document."""
+"""`arbor`: serve the API, run migrations, export the OpenAPI document; and, as a client of a
+running server, manage knowledge bases, ingest, search, evaluate and serve MCP over stdio."""
 
 from __future__ import annotations
 
@@ -10,11 +11,22 @@ import signal
 import sys
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from app.config import Settings, get_settings
-from app.db.embedded import EmbeddedPostgres
-from app.db.migrate import upgrade_to_head
-from app.db.urls import asyncpg_dsn
+
+if TYPE_CHECKING:
+    from app.db.embedded import EmbeddedPostgres
+
+
+# The server's modules (alembic, the database) are imported where they are used: the client
+# commands (`arbor search`, `arbor mcp` started by a desktop agent) need none of them, and
+# importing them took longer than the command itself.
+def upgrade_to_head(url: str) -> None:
+    from app.db.migrate import upgrade_to_head as upgrade
+
+    upgrade(url)
+
 
 logger = logging.getLogger("arbor")
 
@@ -25,6 +37,8 @@ def wait_for_database(url: str, *, timeout_s: float) -> None:
     import time
 
     import asyncpg
+
+    from app.db.urls import asyncpg_dsn
 
     async def probe() -> None:
         connection = await asyncpg.connect(asyncpg_dsn(url), timeout=5)
@@ -48,6 +62,8 @@ def _database_url(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
     if settings.database_url:
         wait_for_database(settings.database_url, timeout_s=settings.db_wait_s)
         return settings.database_url, None
+    from app.db.embedded import EmbeddedPostgres
+
     embedded = EmbeddedPostgres(
         settings.embedded_pg_dir, shared_buffers=settings.embedded_shared_buffers
     )
@@ -215,7 +231,14 @@ def main(argv: list[str] | None = None) -> None:
     worker_cmd.add_argument("--concurrency", type=int, default=None)
     export_cmd = commands.add_parser("export-openapi", help="write the OpenAPI document")
     export_cmd.add_argument("path", type=Path, nargs="?", default=Path("openapi/openapi.json"))
+    # Client commands (kb, ingest, search, eval, mcp) talk to a running server over HTTP.
+    from app.terminal import commands as client_commands
+
+    client_commands.register(commands)
     args = parser.parse_args(argv)
+    if getattr(args, "handler", None) is not None:
+        client_commands.run(args)
+        return
 
     settings = get_settings()
     logging.basicConfig(

@@ -23,6 +23,7 @@ from app.chunks.embedding import EmbedderFactory
 from app.chunks.providers import default_embedder_factory
 from app.chunks.router import router as chunks_router
 from app.chunks.schemas import ChunkBulkUpsert
+from app.compat.dify import router as dify_router
 from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
@@ -46,10 +47,12 @@ from app.kit.periodic import every
 from app.kit.problems import Problem, declare_problems, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
 from app.llm import get_chat_client
+from app.mcp import server as mcp_server
 from app.parse.router import router as parse_router
 from app.parse.schemas import ParseRequest
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
+from app.tools.router import router as tools_router
 from app.ui.router import router as ui_router
 from app.webhooks.dispatcher import WebhookDispatcher
 from app.webhooks.router import router as webhooks_router
@@ -77,6 +80,8 @@ TAGS = [
     },
     {"name": "webhooks", "description": "The event feed pushed to URLs, signed (admin scope)."},
     {"name": "health", "description": "Liveness and readiness."},
+    {"name": "tools", "description": "Agent tools as OpenAI function definitions, and calls."},
+    {"name": "compat", "description": "Other products' APIs: Dify's external knowledge."},
     {"name": "answers", "description": "Grounded, cited answers from knowledge bases (RAG)."},
 ]
 
@@ -161,7 +166,8 @@ def create_app(
         ]
         freeze_startup_heap()
         try:
-            yield
+            async with mcp_server.running(app):
+                yield
         finally:
             for task in housekeeping:
                 task.cancel()
@@ -214,6 +220,9 @@ def create_app(
     app.include_router(audit_router)
     app.include_router(events_router)
     app.include_router(webhooks_router)
+    app.include_router(tools_router)
+    app.include_router(dify_router)
+    mcp_server.mount(app)
     app.include_router(answers_router)
     app.include_router(ui_router)
     _register_problem_schema(app)

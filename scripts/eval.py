@@ -19,14 +19,13 @@ import contextlib
 import csv
 import gzip
 import json
-import math
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from app.terminal.metrics import ndcg_at, recall_at, unique  # noqa: E402
 from scripts.bench_ingest import free_port, wait_until_ready  # noqa: E402
 
 DATA = Path(os.environ.get("ARBOR_EVAL_DIR", ROOT.parent / "shared" / "eval" / "scifact"))
@@ -43,35 +43,6 @@ if not DATA.exists():
     DATA = Path("/work/shared/eval/scifact")
 BENCHMARKS = ROOT / "docs" / "benchmarks.md"
 START, END = "<!-- search-eval:start -->", "<!-- search-eval:end -->"
-
-
-# --- metrics ---------------------------------------------------------------------------------
-
-
-def dcg(gains: Sequence[float]) -> float:
-    """Discounted cumulative gain: gain_i / log2(i + 1) for ranks i = 1, 2, ..."""
-    return sum(gain / math.log2(rank + 1) for rank, gain in enumerate(gains, start=1))
-
-
-def ndcg_at(ranked: Sequence[str], qrels: Mapping[str, int], k: int = 10) -> float:
-    """trec_eval ndcg_cut.k: linear gains of the top k, over the ideal DCG of the qrels."""
-    gains = [float(qrels.get(doc, 0)) for doc in ranked[:k]]
-    ideal = sorted((float(g) for g in qrels.values() if g > 0), reverse=True)[:k]
-    best = dcg(ideal)
-    return dcg(gains) / best if best > 0 else 0.0
-
-
-def recall_at(ranked: Sequence[str], qrels: Mapping[str, int], k: int = 100) -> float:
-    """trec_eval recall.k: relevant documents in the top k over all relevant documents."""
-    relevant = {doc for doc, grade in qrels.items() if grade > 0}
-    if not relevant:
-        return 0.0
-    return len(relevant & set(ranked[:k])) / len(relevant)
-
-
-def unique(ids: Sequence[str]) -> list[str]:
-    """Document ids in first-seen order (a document's best chunk stands for it)."""
-    return list(dict.fromkeys(ids))
 
 
 # --- data ------------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ class EmbeddingConfig(RequestModel):
     )
 
 
-class EmbeddingRead(BaseModel):
+class EmbeddingConfigRead(BaseModel):
     provider: str
     model: str
     dimensions: int
@@ -123,7 +123,7 @@ class KnowledgeBaseRead(BaseModel):
     name: str
     title: str
     description: str
-    embedding: EmbeddingRead
+    embedding: EmbeddingConfigRead
     chunking: dict[str, Any]
     text_search_language: str
     hnsw: HnswConfig

@@ -19,7 +19,7 @@ from app.knowledge_bases.schemas import (
     DEFAULT_LOCAL_DIMENSIONS,
     DEFAULT_LOCAL_MODEL,
     EmbeddingConfig,
-    EmbeddingRead,
+    EmbeddingConfigRead,
     HnswConfig,
     KnowledgeBaseCreate,
     KnowledgeBaseRead,
@@ -74,7 +74,7 @@ def check_chunking(
         )
 
 
-def resolve_embedding(config: EmbeddingConfig) -> EmbeddingRead:
+def resolve_embedding(config: EmbeddingConfig) -> EmbeddingConfigRead:
     """Fill the defaults of an embedding request and reject impossible combinations."""
     if config.provider == "local":
         if config.model not in (None, DEFAULT_LOCAL_MODEL):
@@ -87,7 +87,7 @@ def resolve_embedding(config: EmbeddingConfig) -> EmbeddingRead:
                 f"{DEFAULT_LOCAL_MODEL} has {DEFAULT_LOCAL_DIMENSIONS} dimensions, "
                 f"not {config.dimensions}."
             )
-        return EmbeddingRead(
+        return EmbeddingConfigRead(
             provider="local",
             model=DEFAULT_LOCAL_MODEL,
             dimensions=DEFAULT_LOCAL_DIMENSIONS,
@@ -96,7 +96,7 @@ def resolve_embedding(config: EmbeddingConfig) -> EmbeddingRead:
     if config.provider == "openai":
         if not config.model or not config.dimensions:
             raise ValidationFailed("The openai provider needs both `model` and `dimensions`.")
-        return EmbeddingRead(
+        return EmbeddingConfigRead(
             provider="openai",
             model=config.model,
             dimensions=config.dimensions,
@@ -104,7 +104,7 @@ def resolve_embedding(config: EmbeddingConfig) -> EmbeddingRead:
             base_url=str(config.base_url) if config.base_url else "https://api.openai.com/v1",
             api_key_env=config.api_key_env or "OPENAI_API_KEY",
         )
-    return EmbeddingRead(
+    return EmbeddingConfigRead(
         provider="none",
         model=config.model or "none",
         dimensions=config.dimensions or DEFAULT_LOCAL_DIMENSIONS,
@@ -112,8 +112,8 @@ def resolve_embedding(config: EmbeddingConfig) -> EmbeddingRead:
     )
 
 
-def embedding_of(kb: KnowledgeBase) -> EmbeddingRead:
-    return EmbeddingRead(
+def embedding_of(kb: KnowledgeBase) -> EmbeddingConfigRead:
+    return EmbeddingConfigRead(
         provider=kb.embedding_provider,
         model=kb.embedding_model,
         dimensions=kb.embedding_dimensions,

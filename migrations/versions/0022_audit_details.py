@@ -2,7 +2,7 @@
 the question, the sources given to the generator, the generator).
 
 Revision ID: 0022
-Revises: 0017
+Revises: 0021
 Create Date: 2026-11-26
 """
 
@@ -13,7 +13,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0022"
-down_revision: str | None = "0017"
+down_revision: str | None = "0021"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,24 +1,17 @@
-"""scripts/eval.py's metrics against hand-computed trec_eval values."""
+"""The retrieval metrics (scripts/eval.py, `arbor eval`) against hand-computed trec_eval values."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "eval.py"
+from app.terminal import metrics as shared_metrics
 
 
 def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("arbor_eval", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return shared_metrics
 
 
 def test_ndcg_at_10_matches_a_hand_computed_example() -> None:
@@ -46,3 +39,10 @@ def test_recall_at_100_counts_relevant_documents_in_the_cut() -> None:
 def test_a_document_counts_once_at_its_best_chunk() -> None:
     metrics = load()
     assert metrics.unique(["d1", "d2", "d1", "d3"]) == ["d1", "d2", "d3"]
+
+
+def test_reciprocal_rank_of_the_first_relevant_document() -> None:
+    metrics = load()
+    qrels = {"a": 1, "b": 2, "z": 0}
+    assert metrics.reciprocal_rank(["z", "x", "b", "a"], qrels) == pytest.approx(1 / 3)
+    assert metrics.reciprocal_rank(["x"] * 10 + ["a"], qrels) == 0.0

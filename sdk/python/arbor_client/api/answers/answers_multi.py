@@ -1,0 +1,216 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.answer_response import AnswerResponse
+from ...models.multi_answer_request import MultiAnswerRequest
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: MultiAnswerRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/answer",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> AnswerResponse | Problem | None:
+    if response.status_code == 200:
+        response_200 = AnswerResponse.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[AnswerResponse | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: MultiAnswerRequest,
+) -> Response[AnswerResponse | Problem]:
+    """Answer a question from several knowledge bases that share one embedding model
+
+     With `stream: true`, `text/event-stream`: `action` (each stage as it ends), `sources`, `delta`
+    (answer text), `citation` (a source as first cited), then `done` (the JSON answer) or `error` (a
+    problem+json object). Comment lines are keep-alives.
+
+    Args:
+        body (MultiAnswerRequest): An answer from several knowledge bases that share one embedding
+            model.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AnswerResponse | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: MultiAnswerRequest,
+) -> AnswerResponse | Problem | None:
+    """Answer a question from several knowledge bases that share one embedding model
+
+     With `stream: true`, `text/event-stream`: `action` (each stage as it ends), `sources`, `delta`
+    (answer text), `citation` (a source as first cited), then `done` (the JSON answer) or `error` (a
+    problem+json object). Comment lines are keep-alives.
+
+    Args:
+        body (MultiAnswerRequest): An answer from several knowledge bases that share one embedding
+            model.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AnswerResponse | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: MultiAnswerRequest,
+) -> Response[AnswerResponse | Problem]:
+    """Answer a question from several knowledge bases that share one embedding model
+
+     With `stream: true`, `text/event-stream`: `action` (each stage as it ends), `sources`, `delta`
+    (answer text), `citation` (a source as first cited), then `done` (the JSON answer) or `error` (a
+    problem+json object). Comment lines are keep-alives.
+
+    Args:
+        body (MultiAnswerRequest): An answer from several knowledge bases that share one embedding
+            model.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AnswerResponse | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: MultiAnswerRequest,
+) -> AnswerResponse | Problem | None:
+    """Answer a question from several knowledge bases that share one embedding model
+
+     With `stream: true`, `text/event-stream`: `action` (each stage as it ends), `sources`, `delta`
+    (answer text), `citation` (a source as first cited), then `done` (the JSON answer) or `error` (a
+    problem+json object). Comment lines are keep-alives.
+
+    Args:
+        body (MultiAnswerRequest): An answer from several knowledge bases that share one embedding
+            model.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AnswerResponse | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

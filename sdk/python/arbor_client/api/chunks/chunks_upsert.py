@@ -1,0 +1,268 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.chunk_read import ChunkRead
+from ...models.chunk_upsert import ChunkUpsert
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    kb: str,
+    chunk_id: UUID,
+    *,
+    body: ChunkUpsert,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/v1/knowledge-bases/{kb}/chunks/{chunk_id}".format(
+            kb=quote(str(kb), safe=""),
+            chunk_id=quote(str(chunk_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ChunkRead | Problem | None:
+    if response.status_code == 200:
+        response_200 = ChunkRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = ChunkRead.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ChunkRead | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    kb: str,
+    chunk_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ChunkUpsert,
+) -> Response[ChunkRead | Problem]:
+    """Create or replace one chunk; embedded unless a vector is supplied
+
+     Chunk ids are global, not per knowledge base: an id held by a chunk of any other knowledge base, of
+    this project or another, is refused with 409 `chunk-id-in-use` and nothing is written. The answer is
+    the same wherever the holder lives, but it does confirm that an id is taken: choose random UUIDs (or
+    omit `chunk_id` to get one), never ids derived from names others could guess.
+
+    Chunks sent without a vector are embedded by the knowledge base's model. Should it fail (an API
+    down, refusing, timing out), they are stored without a vector all the same (`embedded: false`; in
+    bulk, `embedded` counts the others and `embedding_error` says why): text search finds them, and
+    `POST .../chunks/embed` embeds them later.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        chunk_id (UUID):
+        body (ChunkUpsert):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ChunkRead | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        chunk_id=chunk_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    kb: str,
+    chunk_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ChunkUpsert,
+) -> ChunkRead | Problem | None:
+    """Create or replace one chunk; embedded unless a vector is supplied
+
+     Chunk ids are global, not per knowledge base: an id held by a chunk of any other knowledge base, of
+    this project or another, is refused with 409 `chunk-id-in-use` and nothing is written. The answer is
+    the same wherever the holder lives, but it does confirm that an id is taken: choose random UUIDs (or
+    omit `chunk_id` to get one), never ids derived from names others could guess.
+
+    Chunks sent without a vector are embedded by the knowledge base's model. Should it fail (an API
+    down, refusing, timing out), they are stored without a vector all the same (`embedded: false`; in
+    bulk, `embedded` counts the others and `embedding_error` says why): text search finds them, and
+    `POST .../chunks/embed` embeds them later.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        chunk_id (UUID):
+        body (ChunkUpsert):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ChunkRead | Problem
+    """
+
+    return sync_detailed(
+        kb=kb,
+        chunk_id=chunk_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    kb: str,
+    chunk_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ChunkUpsert,
+) -> Response[ChunkRead | Problem]:
+    """Create or replace one chunk; embedded unless a vector is supplied
+
+     Chunk ids are global, not per knowledge base: an id held by a chunk of any other knowledge base, of
+    this project or another, is refused with 409 `chunk-id-in-use` and nothing is written. The answer is
+    the same wherever the holder lives, but it does confirm that an id is taken: choose random UUIDs (or
+    omit `chunk_id` to get one), never ids derived from names others could guess.
+
+    Chunks sent without a vector are embedded by the knowledge base's model. Should it fail (an API
+    down, refusing, timing out), they are stored without a vector all the same (`embedded: false`; in
+    bulk, `embedded` counts the others and `embedding_error` says why): text search finds them, and
+    `POST .../chunks/embed` embeds them later.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        chunk_id (UUID):
+        body (ChunkUpsert):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ChunkRead | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        chunk_id=chunk_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    kb: str,
+    chunk_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ChunkUpsert,
+) -> ChunkRead | Problem | None:
+    """Create or replace one chunk; embedded unless a vector is supplied
+
+     Chunk ids are global, not per knowledge base: an id held by a chunk of any other knowledge base, of
+    this project or another, is refused with 409 `chunk-id-in-use` and nothing is written. The answer is
+    the same wherever the holder lives, but it does confirm that an id is taken: choose random UUIDs (or
+    omit `chunk_id` to get one), never ids derived from names others could guess.
+
+    Chunks sent without a vector are embedded by the knowledge base's model. Should it fail (an API
+    down, refusing, timing out), they are stored without a vector all the same (`embedded: false`; in
+    bulk, `embedded` counts the others and `embedding_error` says why): text search finds them, and
+    `POST .../chunks/embed` embeds them later.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        chunk_id (UUID):
+        body (ChunkUpsert):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ChunkRead | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            kb=kb,
+            chunk_id=chunk_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

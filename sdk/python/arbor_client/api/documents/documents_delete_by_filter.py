@@ -1,0 +1,227 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.document_delete_by_filter import DocumentDeleteByFilter
+from ...models.document_delete_result import DocumentDeleteResult
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    kb: str,
+    *,
+    body: DocumentDeleteByFilter,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/knowledge-bases/{kb}/documents/delete".format(
+            kb=quote(str(kb), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DocumentDeleteResult | Problem | None:
+    if response.status_code == 200:
+        response_200 = DocumentDeleteResult.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DocumentDeleteResult | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    kb: str,
+    *,
+    client: AuthenticatedClient,
+    body: DocumentDeleteByFilter,
+) -> Response[DocumentDeleteResult | Problem]:
+    """Delete the documents a filter matches, with their chunks; all or none
+
+     Deletes every document of the knowledge base that the filter matches and the caller can read, as
+    `DELETE .../documents/{doc}` would one by one (chunks gone, processing cancelled), in one
+    transaction. `dry_run` counts without deleting. An empty filter is refused: delete the knowledge
+    base, or match everything explicitly.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        body (DocumentDeleteByFilter):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentDeleteResult | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    kb: str,
+    *,
+    client: AuthenticatedClient,
+    body: DocumentDeleteByFilter,
+) -> DocumentDeleteResult | Problem | None:
+    """Delete the documents a filter matches, with their chunks; all or none
+
+     Deletes every document of the knowledge base that the filter matches and the caller can read, as
+    `DELETE .../documents/{doc}` would one by one (chunks gone, processing cancelled), in one
+    transaction. `dry_run` counts without deleting. An empty filter is refused: delete the knowledge
+    base, or match everything explicitly.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        body (DocumentDeleteByFilter):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentDeleteResult | Problem
+    """
+
+    return sync_detailed(
+        kb=kb,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    kb: str,
+    *,
+    client: AuthenticatedClient,
+    body: DocumentDeleteByFilter,
+) -> Response[DocumentDeleteResult | Problem]:
+    """Delete the documents a filter matches, with their chunks; all or none
+
+     Deletes every document of the knowledge base that the filter matches and the caller can read, as
+    `DELETE .../documents/{doc}` would one by one (chunks gone, processing cancelled), in one
+    transaction. `dry_run` counts without deleting. An empty filter is refused: delete the knowledge
+    base, or match everything explicitly.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        body (DocumentDeleteByFilter):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentDeleteResult | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    kb: str,
+    *,
+    client: AuthenticatedClient,
+    body: DocumentDeleteByFilter,
+) -> DocumentDeleteResult | Problem | None:
+    """Delete the documents a filter matches, with their chunks; all or none
+
+     Deletes every document of the knowledge base that the filter matches and the caller can read, as
+    `DELETE .../documents/{doc}` would one by one (chunks gone, processing cancelled), in one
+    transaction. `dry_run` counts without deleting. An empty filter is refused: delete the knowledge
+    base, or match everything explicitly.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        body (DocumentDeleteByFilter):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentDeleteResult | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            kb=kb,
+            client=client,
+            body=body,
+        )
+    ).parsed

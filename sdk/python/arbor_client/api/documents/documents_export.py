@@ -1,0 +1,226 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.document_transfer import DocumentTransfer
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    kb: str,
+    doc: str,
+    *,
+    vectors: bool | Unset = False,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["vectors"] = vectors
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/knowledge-bases/{kb}/documents/{doc}/export".format(
+            kb=quote(str(kb), safe=""),
+            doc=quote(str(doc), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DocumentTransfer | Problem | None:
+    if response.status_code == 200:
+        response_200 = DocumentTransfer.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DocumentTransfer | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    kb: str,
+    doc: str,
+    *,
+    client: AuthenticatedClient,
+    vectors: bool | Unset = False,
+) -> Response[DocumentTransfer | Problem]:
+    """The whole document as one JSON object (tree, chunks, vectors): a valid import
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        vectors (bool | Unset): Include the chunks' vectors (base64 float32). Default: False.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentTransfer | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        doc=doc,
+        vectors=vectors,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    kb: str,
+    doc: str,
+    *,
+    client: AuthenticatedClient,
+    vectors: bool | Unset = False,
+) -> DocumentTransfer | Problem | None:
+    """The whole document as one JSON object (tree, chunks, vectors): a valid import
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        vectors (bool | Unset): Include the chunks' vectors (base64 float32). Default: False.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentTransfer | Problem
+    """
+
+    return sync_detailed(
+        kb=kb,
+        doc=doc,
+        client=client,
+        vectors=vectors,
+    ).parsed
+
+
+async def asyncio_detailed(
+    kb: str,
+    doc: str,
+    *,
+    client: AuthenticatedClient,
+    vectors: bool | Unset = False,
+) -> Response[DocumentTransfer | Problem]:
+    """The whole document as one JSON object (tree, chunks, vectors): a valid import
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        vectors (bool | Unset): Include the chunks' vectors (base64 float32). Default: False.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentTransfer | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        doc=doc,
+        vectors=vectors,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    kb: str,
+    doc: str,
+    *,
+    client: AuthenticatedClient,
+    vectors: bool | Unset = False,
+) -> DocumentTransfer | Problem | None:
+    """The whole document as one JSON object (tree, chunks, vectors): a valid import
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        vectors (bool | Unset): Include the chunks' vectors (base64 float32). Default: False.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentTransfer | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            kb=kb,
+            doc=doc,
+            client=client,
+            vectors=vectors,
+        )
+    ).parsed

@@ -1,0 +1,230 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.enrichment_result import EnrichmentResult
+from ...models.enrichment_write import EnrichmentWrite
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    kb: str,
+    doc: str,
+    *,
+    body: EnrichmentWrite,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/v1/knowledge-bases/{kb}/documents/{doc}/enrichment".format(
+            kb=quote(str(kb), safe=""),
+            doc=quote(str(doc), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> EnrichmentResult | Problem | None:
+    if response.status_code == 200:
+        response_200 = EnrichmentResult.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EnrichmentResult | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    kb: str,
+    doc: str,
+    *,
+    client: AuthenticatedClient,
+    body: EnrichmentWrite,
+) -> Response[EnrichmentResult | Problem]:
+    """Set or remove the enrichment of many nodes at once, all or none
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        body (EnrichmentWrite): Enrichment for many nodes of one document, written together or not
+            at all.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnrichmentResult | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        doc=doc,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    kb: str,
+    doc: str,
+    *,
+    client: AuthenticatedClient,
+    body: EnrichmentWrite,
+) -> EnrichmentResult | Problem | None:
+    """Set or remove the enrichment of many nodes at once, all or none
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        body (EnrichmentWrite): Enrichment for many nodes of one document, written together or not
+            at all.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnrichmentResult | Problem
+    """
+
+    return sync_detailed(
+        kb=kb,
+        doc=doc,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    kb: str,
+    doc: str,
+    *,
+    client: AuthenticatedClient,
+    body: EnrichmentWrite,
+) -> Response[EnrichmentResult | Problem]:
+    """Set or remove the enrichment of many nodes at once, all or none
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        body (EnrichmentWrite): Enrichment for many nodes of one document, written together or not
+            at all.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EnrichmentResult | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        doc=doc,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    kb: str,
+    doc: str,
+    *,
+    client: AuthenticatedClient,
+    body: EnrichmentWrite,
+) -> EnrichmentResult | Problem | None:
+    """Set or remove the enrichment of many nodes at once, all or none
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        body (EnrichmentWrite): Enrichment for many nodes of one document, written together or not
+            at all.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EnrichmentResult | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            kb=kb,
+            doc=doc,
+            client=client,
+            body=body,
+        )
+    ).parsed

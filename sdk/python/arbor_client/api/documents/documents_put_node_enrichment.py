@@ -1,0 +1,255 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.node_enrichment import NodeEnrichment
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    kb: str,
+    doc: str,
+    node_id: str,
+    *,
+    body: NodeEnrichment,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/v1/knowledge-bases/{kb}/documents/{doc}/nodes/{node_id}/enrichment".format(
+            kb=quote(str(kb), safe=""),
+            doc=quote(str(doc), safe=""),
+            node_id=quote(str(node_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> NodeEnrichment | Problem | None:
+    if response.status_code == 200:
+        response_200 = NodeEnrichment.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[NodeEnrichment | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    kb: str,
+    doc: str,
+    node_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NodeEnrichment,
+) -> Response[NodeEnrichment | Problem]:
+    """Set one node's enrichment (summary, entities, keywords)
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        node_id (str):
+        body (NodeEnrichment): What an enricher (a summariser, an entity extractor) derived from a
+            node's text.
+
+            Parsing never sets it; it is written through the API and survives a reindex. Search's
+            `include=context` returns the ancestors' summaries with each hit.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[NodeEnrichment | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        doc=doc,
+        node_id=node_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    kb: str,
+    doc: str,
+    node_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NodeEnrichment,
+) -> NodeEnrichment | Problem | None:
+    """Set one node's enrichment (summary, entities, keywords)
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        node_id (str):
+        body (NodeEnrichment): What an enricher (a summariser, an entity extractor) derived from a
+            node's text.
+
+            Parsing never sets it; it is written through the API and survives a reindex. Search's
+            `include=context` returns the ancestors' summaries with each hit.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        NodeEnrichment | Problem
+    """
+
+    return sync_detailed(
+        kb=kb,
+        doc=doc,
+        node_id=node_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    kb: str,
+    doc: str,
+    node_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NodeEnrichment,
+) -> Response[NodeEnrichment | Problem]:
+    """Set one node's enrichment (summary, entities, keywords)
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        node_id (str):
+        body (NodeEnrichment): What an enricher (a summariser, an entity extractor) derived from a
+            node's text.
+
+            Parsing never sets it; it is written through the API and survives a reindex. Search's
+            `include=context` returns the ancestors' summaries with each hit.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[NodeEnrichment | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        doc=doc,
+        node_id=node_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    kb: str,
+    doc: str,
+    node_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: NodeEnrichment,
+) -> NodeEnrichment | Problem | None:
+    """Set one node's enrichment (summary, entities, keywords)
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        doc (str): The document's id or external id.
+        node_id (str):
+        body (NodeEnrichment): What an enricher (a summariser, an entity extractor) derived from a
+            node's text.
+
+            Parsing never sets it; it is written through the API and survives a reindex. Search's
+            `include=context` returns the ancestors' summaries with each hit.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        NodeEnrichment | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            kb=kb,
+            doc=doc,
+            node_id=node_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

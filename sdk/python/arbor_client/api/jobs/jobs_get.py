@@ -1,0 +1,197 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.job_read import JobRead
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    kb: str,
+    job_id: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/knowledge-bases/{kb}/jobs/{job_id}".format(
+            kb=quote(str(kb), safe=""),
+            job_id=quote(str(job_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> JobRead | Problem | None:
+    if response.status_code == 200:
+        response_200 = JobRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[JobRead | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    kb: str,
+    job_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[JobRead | Problem]:
+    """A background job's state
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        job_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[JobRead | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        job_id=job_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    kb: str,
+    job_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> JobRead | Problem | None:
+    """A background job's state
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        job_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        JobRead | Problem
+    """
+
+    return sync_detailed(
+        kb=kb,
+        job_id=job_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    kb: str,
+    job_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[JobRead | Problem]:
+    """A background job's state
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        job_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[JobRead | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        job_id=job_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    kb: str,
+    job_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> JobRead | Problem | None:
+    """A background job's state
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        job_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        JobRead | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            kb=kb,
+            job_id=job_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,185 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.webhook_read import WebhookRead
+from ...types import Response
+
+
+def _get_kwargs(
+    webhook_id: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/webhooks/{webhook_id}".format(
+            webhook_id=quote(str(webhook_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | WebhookRead | None:
+    if response.status_code == 200:
+        response_200 = WebhookRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | WebhookRead]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Problem | WebhookRead]:
+    """Get a webhook and its delivery state
+
+    Args:
+        webhook_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | WebhookRead]
+    """
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Problem | WebhookRead | None:
+    """Get a webhook and its delivery state
+
+    Args:
+        webhook_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | WebhookRead
+    """
+
+    return sync_detailed(
+        webhook_id=webhook_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Problem | WebhookRead]:
+    """Get a webhook and its delivery state
+
+    Args:
+        webhook_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | WebhookRead]
+    """
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Problem | WebhookRead | None:
+    """Get a webhook and its delivery state
+
+    Args:
+        webhook_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | WebhookRead
+    """
+
+    return (
+        await asyncio_detailed(
+            webhook_id=webhook_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ChunkCount")
+
+
+@_attrs_define
+class ChunkCount:
+    """
+    Attributes:
+        count (int):
+        embedded (int):
+        not_embedded (int):
+    """
+
+    count: int
+    embedded: int
+    not_embedded: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        count = self.count
+
+        embedded = self.embedded
+
+        not_embedded = self.not_embedded
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "count": count,
+                "embedded": embedded,
+                "not_embedded": not_embedded,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        count = d.pop("count")
+
+        embedded = d.pop("embedded")
+
+        not_embedded = d.pop("not_embedded")
+
+        chunk_count = cls(
+            count=count,
+            embedded=embedded,
+            not_embedded=not_embedded,
+        )
+
+        chunk_count.additional_properties = d
+        return chunk_count
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

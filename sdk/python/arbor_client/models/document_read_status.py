@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class DocumentReadStatus(StrEnum):
+    CHUNKING = "chunking"
+    EMBEDDING = "embedding"
+    FAILED = "failed"
+    PARSING = "parsing"
+    QUEUED = "queued"
+    READY = "ready"
+
+    def __str__(self) -> str:
+        return str(self.value)

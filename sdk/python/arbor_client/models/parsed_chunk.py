@@ -1,0 +1,248 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.chunk_span import ChunkSpan
+
+
+T = TypeVar("T", bound="ParsedChunk")
+
+
+@_attrs_define
+class ParsedChunk:
+    """A chunk the document would get, with its lineage; nothing is stored.
+
+    Attributes:
+        text (str):
+        token_count (int): Tokens the embedder sees for `text`, special tokens included.
+        chunk_index (int | Unset):  Default: 0.
+        depth (int | Unset):  Default: 0.
+        doc_title (str | Unset):  Default: ''.
+        end_offset (int | None | Unset):
+        leaf_node_id (None | str | Unset):
+        node_path (list[str] | Unset): Node ids, root to leaf.
+        page_end (int | None | Unset):
+        page_start (int | None | Unset):
+        section_titles (list[str] | Unset):
+        spans (list[ChunkSpan] | Unset): The merged sections of a chunk that holds several; see chunks' `spans`.
+        start_offset (int | None | Unset): Unicode code points.
+    """
+
+    text: str
+    token_count: int
+    chunk_index: int | Unset = 0
+    depth: int | Unset = 0
+    doc_title: str | Unset = ""
+    end_offset: int | None | Unset = UNSET
+    leaf_node_id: None | str | Unset = UNSET
+    node_path: list[str] | Unset = UNSET
+    page_end: int | None | Unset = UNSET
+    page_start: int | None | Unset = UNSET
+    section_titles: list[str] | Unset = UNSET
+    spans: list[ChunkSpan] | Unset = UNSET
+    start_offset: int | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        text = self.text
+
+        token_count = self.token_count
+
+        chunk_index = self.chunk_index
+
+        depth = self.depth
+
+        doc_title = self.doc_title
+
+        end_offset: int | None | Unset
+        if isinstance(self.end_offset, Unset):
+            end_offset = UNSET
+        else:
+            end_offset = self.end_offset
+
+        leaf_node_id: None | str | Unset
+        if isinstance(self.leaf_node_id, Unset):
+            leaf_node_id = UNSET
+        else:
+            leaf_node_id = self.leaf_node_id
+
+        node_path: list[str] | Unset = UNSET
+        if not isinstance(self.node_path, Unset):
+            node_path = self.node_path
+
+        page_end: int | None | Unset
+        if isinstance(self.page_end, Unset):
+            page_end = UNSET
+        else:
+            page_end = self.page_end
+
+        page_start: int | None | Unset
+        if isinstance(self.page_start, Unset):
+            page_start = UNSET
+        else:
+            page_start = self.page_start
+
+        section_titles: list[str] | Unset = UNSET
+        if not isinstance(self.section_titles, Unset):
+            section_titles = self.section_titles
+
+        spans: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.spans, Unset):
+            spans = []
+            for spans_item_data in self.spans:
+                spans_item = spans_item_data.to_dict()
+                spans.append(spans_item)
+
+        start_offset: int | None | Unset
+        if isinstance(self.start_offset, Unset):
+            start_offset = UNSET
+        else:
+            start_offset = self.start_offset
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "text": text,
+                "token_count": token_count,
+            }
+        )
+        if chunk_index is not UNSET:
+            field_dict["chunk_index"] = chunk_index
+        if depth is not UNSET:
+            field_dict["depth"] = depth
+        if doc_title is not UNSET:
+            field_dict["doc_title"] = doc_title
+        if end_offset is not UNSET:
+            field_dict["end_offset"] = end_offset
+        if leaf_node_id is not UNSET:
+            field_dict["leaf_node_id"] = leaf_node_id
+        if node_path is not UNSET:
+            field_dict["node_path"] = node_path
+        if page_end is not UNSET:
+            field_dict["page_end"] = page_end
+        if page_start is not UNSET:
+            field_dict["page_start"] = page_start
+        if section_titles is not UNSET:
+            field_dict["section_titles"] = section_titles
+        if spans is not UNSET:
+            field_dict["spans"] = spans
+        if start_offset is not UNSET:
+            field_dict["start_offset"] = start_offset
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.chunk_span import ChunkSpan  # noqa: PLC0415
+
+        d = dict(src_dict)
+        text = d.pop("text")
+
+        token_count = d.pop("token_count")
+
+        chunk_index = d.pop("chunk_index", UNSET)
+
+        depth = d.pop("depth", UNSET)
+
+        doc_title = d.pop("doc_title", UNSET)
+
+        def _parse_end_offset(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        end_offset = _parse_end_offset(d.pop("end_offset", UNSET))
+
+        def _parse_leaf_node_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        leaf_node_id = _parse_leaf_node_id(d.pop("leaf_node_id", UNSET))
+
+        node_path = cast(list[str], d.pop("node_path", UNSET))
+
+        def _parse_page_end(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        page_end = _parse_page_end(d.pop("page_end", UNSET))
+
+        def _parse_page_start(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        page_start = _parse_page_start(d.pop("page_start", UNSET))
+
+        section_titles = cast(list[str], d.pop("section_titles", UNSET))
+
+        _spans = d.pop("spans", UNSET)
+        spans: list[ChunkSpan] | Unset = UNSET
+        if _spans is not UNSET:
+            spans = []
+            for spans_item_data in _spans:
+                spans_item = ChunkSpan.from_dict(spans_item_data)
+
+                spans.append(spans_item)
+
+        def _parse_start_offset(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        start_offset = _parse_start_offset(d.pop("start_offset", UNSET))
+
+        parsed_chunk = cls(
+            text=text,
+            token_count=token_count,
+            chunk_index=chunk_index,
+            depth=depth,
+            doc_title=doc_title,
+            end_offset=end_offset,
+            leaf_node_id=leaf_node_id,
+            node_path=node_path,
+            page_end=page_end,
+            page_start=page_start,
+            section_titles=section_titles,
+            spans=spans,
+            start_offset=start_offset,
+        )
+
+        parsed_chunk.additional_properties = d
+        return parsed_chunk
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
