@@ -144,6 +144,21 @@ async def test_llm_failure_degrades_to_extractive_with_a_warning(
     # Analysis and generation each tried 1 + 2 retries.
     assert len(fake.requests) == 6
 
+    # An LLM that dies mid-answer: what it wrote stays, with a warning, nothing appended.
+    fake.script.clear()
+    fake.queue(ChatReply("Employees get twenty-five days [1] of", chunk_chars=8, break_after=3))
+    body = (
+        await client.post(
+            f"/v1/knowledge-bases/{handbook}/answer", json={"query": QUESTION, "mode": "quick"}
+        )
+    ).json()
+    assert body["generator"] == "llm"
+    assert body["answer"] == "Employees get twenty-fiv"
+    assert body["warnings"] == [
+        "The LLM stopped mid-answer (chat API stream ended before the answer did); it is "
+        "incomplete."
+    ]
+
 
 async def test_explicit_llm_that_fails_is_a_503(
     client: httpx.AsyncClient, handbook: str, fake: FakeChat
