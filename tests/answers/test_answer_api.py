@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import httpx
+from fastapi import FastAPI
+from sqlalchemy import ColumnElement
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.answers.flow import NO_ANSWER
 from app.answers.generation import RESPONSE_GENERATION_PROMPT
+from app.answers.retrieval import GraphContext
+from app.models import KnowledgeBase
 from tests.answers.conftest import add_doc, make_kb, parse_sse
 from tests.fake_openai import ChatReply, FakeChat
 
@@ -82,9 +88,31 @@ async def test_stream_sends_events_in_order(
     assert f"<question>\n{QUESTION}\n</question>" in messages[-1]["content"]
 
 
-async def test_json_answer_has_the_same_parts(
-    client: httpx.AsyncClient, handbook: str, fake: FakeChat
+class FakeGraph:
+    """A knowledge graph's retrieval seam, as app/graph will fill it."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, list[str], bool]] = []
+
+    async def context(
+        self,
+        session: AsyncSession,
+        *,
+        knowledge_bases: Sequence[KnowledgeBase],
+        question: str,
+        entities: Sequence[str],
+        visible: ColumnElement[bool] | None,
+        quick: bool,
+    ) -> GraphContext:
+        self.asked.append((question, list(entities), quick))
+        return GraphContext(definitions=["Leave: paid time off"], facts=["Employees GET leave"])
+
+
+async def test_json_answer_has_the_same_parts_and_the_graph_seam(
+    app: FastAPI, client: httpx.AsyncClient, handbook: str, fake: FakeChat
 ) -> None:
+    graph = FakeGraph()
+    app.state.graph_context_provider = graph
     response = await client.post(f"/v1/knowledge-bases/{handbook}/answer", json={"query": QUESTION})
     assert response.status_code == 200, response.text
     body = response.json()
@@ -99,6 +127,12 @@ async def test_json_answer_has_the_same_parts(
     assert all(a["elapsed_ms"] >= 0 for a in body["actions"])
     # The least relevant chunk (sharing only the title's word) is not a source.
     assert not any("canteen" in s["text"] for s in body["sources"])
+    # The graph was asked with the analysis, and its context reached the prompt.
+    assert graph.asked == [(QUESTION, ["leave"], False)]
+    assert body["actions"][2]["data"]["graph_items"] == 2
+    prompt = generation_requests(fake)[0]["messages"][-1]["content"]
+    assert "<definitions>\nLeave: paid time off\n</definitions>" in prompt
+    assert "<facts>\nEmployees GET leave\n</facts>" in prompt
 
 
 async def test_nothing_relevant_answers_so_without_the_llm_and_retries_otherwise(

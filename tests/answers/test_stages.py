@@ -9,6 +9,7 @@ from app.answers.analysis import lexical_analysis, parse_analysis
 from app.answers.citations import CitationTracker
 from app.answers.context import build_context
 from app.answers.extractive import compose
+from app.answers.retrieval import GraphContext
 from app.answers.schemas import Intent, Source
 from app.answers.text import split_sentences
 from app.llm import estimate_tokens
@@ -181,3 +182,16 @@ def test_lexical_analysis_keeps_words_longer_than_three_characters() -> None:
     analysis = lexical_analysis("How many days of Leave does Ann get? leave")
     assert analysis.entities == ["many", "days", "Leave", "does"]
     assert (analysis.intent, analysis.source) == (Intent.FACTUAL, "lexical")
+
+
+def test_graph_definitions_and_facts_get_their_own_blocks() -> None:
+    graph = GraphContext(
+        definitions=["Falcon: the <launch> project"], facts=["Falcon LAUNCHES_IN spring"]
+    )
+    built = build_context(
+        [hit("Falcon launches soon.", index=0, path=["a"])], max_tokens=500, graph=graph
+    )
+    assert built.graph_items == 2
+    assert "<definitions>\nFalcon: the &lt;launch&gt; project\n</definitions>" in built.prompt
+    assert "<facts>\nFalcon LAUNCHES_IN spring\n</facts>" in built.prompt
+    assert built.prompt.index("</sources>") < built.prompt.index("<definitions>")
