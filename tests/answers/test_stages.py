@@ -233,3 +233,10 @@ async def test_standalone_question_keeps_only_a_runnable_rewrite(
     client = ScriptedClient(written)
     assert await standalone_question(client, history, usage) == expected  # type: ignore[arg-type]
     assert usage.total_tokens == 7
+
+
+def test_a_quoted_sentence_s_own_reference_numbers_are_not_markers() -> None:
+    sources = [source(1, "Vitamin D lowers fracture risk in older adults [7, 8]."), source(2, "x")]
+    assert compose("vitamin D fracture risk", sources) == [
+        "Vitamin D lowers fracture risk in older adults (7, 8) [1]."
+    ]
