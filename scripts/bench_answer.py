@@ -178,8 +178,9 @@ def main() -> None:
         "## Answers: flow overhead and extractive citations (`scripts/bench-answer`)",
         "",
         f"{len(queries)} SciFact test claims over {len(subset)} documents (those relevant to "
-        f"the claims and {args.distractors} others, one chunk each, ingested in "
-        f"{ingest_s:.0f} s); all-MiniLM-L6-v2 int8; sequential HTTP requests to `arbor serve`; "
+        f"the claims and {args.distractors} others, one chunk each"
+        + (f", ingested in {ingest_s:.0f} s" if ingest_s else "")
+        + "); all-MiniLM-L6-v2 int8; sequential HTTP requests to `arbor serve`; "
         f"the fake LLM waits {args.llm_first_byte_ms:.0f} ms before its first byte and "
         f"{args.llm_chunk_ms:.0f} ms between chunks. Times from sending the request, at the "
         "client.",
