@@ -223,6 +223,10 @@ async def run_flow(
             finally:
                 await stream.aclose()
             run.usage.add(stream.usage)
+            if not fall_back and not run.answer and options.generator is GeneratorChoice.AUTO:
+                # A model that says nothing (a filter, a bad template) is no answer at all.
+                run.warnings.append("The LLM returned no text; answered extractively instead.")
+                fall_back = True
         if fall_back and not built.sources:
             # Graph facts alone, and the LLM failed: the extractive generator quotes sources.
             generator, model = "none", None

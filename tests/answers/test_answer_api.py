@@ -193,6 +193,17 @@ async def test_llm_failure_degrades_to_extractive_with_a_warning(
         "incomplete."
     ]
 
+    # An LLM that answers nothing: the extractive answer instead.
+    fake.queue(ChatReply(""))
+    body = (
+        await client.post(
+            f"/v1/knowledge-bases/{handbook}/answer", json={"query": QUESTION, "mode": "quick"}
+        )
+    ).json()
+    assert body["generator"] == "extractive"
+    assert body["warnings"] == ["The LLM returned no text; answered extractively instead."]
+    assert body["answer"].startswith("Employees get twenty-five days")
+
 
 async def test_explicit_llm_that_fails_is_a_503(
     client: httpx.AsyncClient, handbook: str, fake: FakeChat
