@@ -84,6 +84,11 @@ def main() -> None:
     parser.add_argument("--llm-first-byte-ms", type=float, default=200.0)
     parser.add_argument("--llm-chunk-ms", type=float, default=10.0)
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="keep the server's data here; a later run with the same folder skips ingestion",
+    )
     args = parser.parse_args()
 
     corpus, qrels = load_corpus(), load_qrels()
@@ -112,15 +117,24 @@ def main() -> None:
     extractive_done: list[float] = []
     cited = cited_relevant = sources = sources_relevant = answered = 0
     with contextlib.ExitStack() as stack:
-        data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="arbor-answer-")))
+        data_dir = args.data_dir or Path(
+            stack.enter_context(tempfile.TemporaryDirectory(prefix="arbor-answer-"))
+        )
+        data_dir.mkdir(parents=True, exist_ok=True)
         base = stack.enter_context(server(data_dir, env))
         http = stack.enter_context(httpx.Client(base_url=base, timeout=600))
-        kb = http.post("/v1/knowledge-bases", json={"name": "scifact"})
-        kb.raise_for_status()
-        kb_id = kb.json()["id"]
-        started = time.perf_counter()
-        ingest_chunks(http, kb_id, subset, 128)
-        ingest_s = time.perf_counter() - started
+        name = f"scifact-{args.queries}-{args.distractors}"
+        existing = http.get(f"/v1/knowledge-bases/{name}")
+        ingest_s = 0.0
+        if existing.status_code == 200:
+            kb_id = existing.json()["id"]
+        else:
+            kb = http.post("/v1/knowledge-bases", json={"name": name})
+            kb.raise_for_status()
+            kb_id = kb.json()["id"]
+            started = time.perf_counter()
+            ingest_chunks(http, kb_id, subset, 128)
+            ingest_s = time.perf_counter() - started
         refresh_text_statistics(http, kb_id)
         external = external_ids(http, kb_id)
         answer_url = f"/v1/knowledge-bases/{kb_id}/answer"
@@ -164,8 +178,9 @@ def main() -> None:
         "## Answers: flow overhead and extractive citations (`scripts/bench-answer`)",
         "",
         f"{len(queries)} SciFact test claims over {len(subset)} documents (those relevant to "
-        f"the claims and {args.distractors} others, one chunk each, ingested in "
-        f"{ingest_s:.0f} s); all-MiniLM-L6-v2 int8; sequential HTTP requests to `arbor serve`; "
+        f"the claims and {args.distractors} others, one chunk each"
+        + (f", ingested in {ingest_s:.0f} s" if ingest_s else "")
+        + "); all-MiniLM-L6-v2 int8; sequential HTTP requests to `arbor serve`; "
         f"the fake LLM waits {args.llm_first_byte_ms:.0f} ms before its first byte and "
         f"{args.llm_chunk_ms:.0f} ms between chunks. Times from sending the request, at the "
         "client.",

@@ -35,6 +35,8 @@ class ChatReply:
     delay_s: float = 0.0
     chunk_delay_s: float = 0.0
     chunk_chars: int = 6
+    # Close the connection after this many streamed chunks, without `[DONE]` (a crash).
+    break_after: int | None = None
 
 
 @dataclass
@@ -175,6 +177,8 @@ def make_server(
                 events.append("data: " + json.dumps(usage))
             events.append("data: [DONE]")
             try:
+                if reply.break_after is not None:
+                    events = events[: reply.break_after + 1]  # + the leading comment
                 for i, event in enumerate(events):
                     if i > 1:
                         time.sleep(reply.chunk_delay_s)

@@ -7,7 +7,9 @@ import re
 from collections.abc import Sequence
 
 from app.answers.schemas import Analysis, ChatTurn, Intent
+from app.kit.strings import unstorable
 from app.llm import ChatClient, ChatMessage, TokenUsage
+from app.search.schemas import MAX_QUERY_CHARS
 
 QUERY_ANALYSIS_PROMPT = """You analyse questions put to a knowledge base.
 Return only a JSON object with two keys:
@@ -100,6 +102,10 @@ async def standalone_question(
     result = await llm.complete(prompt, max_tokens=200, temperature=0.0)
     usage.add(result.usage)
     rewritten = result.text.strip().splitlines()[0].strip() if result.text.strip() else ""
+    # The model's text becomes a search query: one it could not run (a NUL, a lone surrogate,
+    # an essay) keeps the user's own question instead.
+    if unstorable(rewritten) is not None or len(rewritten) > MAX_QUERY_CHARS:
+        return question
     return rewritten or question
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from app.answers.schemas import Citation, Source
 
-_MARKER = re.compile(r"\[(\s*\d{1,4}(?:\s*[,;]\s*\d{1,4})*\s*)\]")
+MARKER = re.compile(r"\[(\s*\d{1,4}(?:\s*[,;]\s*\d{1,4})*\s*)\]")
 # An unfinished marker at the end of the text so far: "[", "[1", "[1, 2".
 _PARTIAL = re.compile(r"\[[\d\s,;]{0,24}$")
 
@@ -71,7 +71,7 @@ class CitationTracker:
                     new.append(citation)
             return "".join(f"[{n}]" for n in dict.fromkeys(kept))
 
-        cleaned = _MARKER.sub(replace, text)
+        cleaned = MARKER.sub(replace, text)
         return cleaned, new
 
     def warnings(self) -> list[str]:

@@ -53,6 +53,8 @@ class BuiltContext:
     merged: int
     trimmed: int
     left_out: int
+    # Definitions and facts from the knowledge graph, packed beside the sources.
+    graph_items: int = 0
 
 
 def _join(left: str, right: str) -> str:
@@ -168,6 +170,7 @@ def build_context(
         merged=merged,
         trimmed=trimmed,
         left_out=left_out,
+        graph_items=len(graph.definitions) + len(graph.facts) if graph_blocks and graph else 0,
     )
 
 

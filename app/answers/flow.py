@@ -181,6 +181,7 @@ async def run_flow(
         f"{len(built.sources)} sources, about {built.tokens} tokens",
         sources=len(built.sources),
         tokens=built.tokens,
+        graph_items=built.graph_items,
         duplicates_dropped=built.duplicates,
         chunks_merged=built.merged,
         trimmed=built.trimmed,
@@ -190,12 +191,12 @@ async def run_flow(
 
     tracker = CitationTracker(built.sources)
     generator, model = "none", None
-    if not built.sources:
+    use_llm = deps.llm is not None and options.generator is not GeneratorChoice.EXTRACTIVE
+    if not built.sources and not (use_llm and built.graph_items):
         # Nothing above the relevance floor: say so without spending an LLM call.
         run.answer.append(NO_ANSWER)
         yield DeltaEvent(NO_ANSWER)
     else:
-        use_llm = deps.llm is not None and options.generator is not GeneratorChoice.EXTRACTIVE
         fall_back = not use_llm
         if use_llm and deps.llm is not None:
             generator, model = "llm", deps.llm.model
@@ -222,7 +223,16 @@ async def run_flow(
             finally:
                 await stream.aclose()
             run.usage.add(stream.usage)
-        if fall_back:
+            if not fall_back and not run.answer and options.generator is GeneratorChoice.AUTO:
+                # A model that says nothing (a filter, a bad template) is no answer at all.
+                run.warnings.append("The LLM returned no text; answered extractively instead.")
+                fall_back = True
+        if fall_back and not built.sources:
+            # Graph facts alone, and the LLM failed: the extractive generator quotes sources.
+            generator, model = "none", None
+            run.answer.append(NO_ANSWER)
+            yield DeltaEvent(NO_ANSWER)
+        elif fall_back:
             generator, model = "extractive", None
             pieces = compose(
                 analysis.question,

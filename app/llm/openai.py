@@ -241,12 +241,14 @@ class OpenAIChatStream:
         response = await self._client._open(self._body)
         # Closing the response in `finally` is what cancels upstream: it runs on exhaustion,
         # on aclose() and when the consuming task is cancelled mid-read.
+        done = False
         try:
             async for line in response.aiter_lines():
                 if not line.startswith("data:"):
                     continue  # SSE comments (keep-alives), event names, blank separators
                 data = line[5:].strip()
                 if data == "[DONE]":
+                    done = True
                     break
                 try:
                     chunk = json.loads(data)
@@ -269,6 +271,10 @@ class OpenAIChatStream:
                         yield str(delta)
                     if choice.get("finish_reason"):
                         self.finish_reason = str(choice["finish_reason"])
+            if not done and self.finish_reason is None:
+                # A server that dies mid-answer on a connection-delimited response looks
+                # like a normal end of the body; only the missing terminator tells.
+                raise LLMError("chat API stream ended before the answer did", transient=True)
         except httpx.TimeoutException:
             raise LLMError("chat API stream stalled (read timeout)", transient=True) from None
         except httpx.TransportError as exc:

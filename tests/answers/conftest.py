@@ -33,6 +33,8 @@ def llm_settings(database_url: str, fake: FakeChat, **extra: Any) -> Settings:
         llm_base_url=fake.base_url,
         llm_model="fake-model",
         llm_max_retries=2,
+        # Short, so that a test can see keep-alives while the LLM is slow to start.
+        answer_keepalive_s=0.2,
         **extra,
     )
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from app.answers.analysis import lexical_analysis, parse_analysis
+import pytest
+
+from app.answers.analysis import lexical_analysis, parse_analysis, standalone_question
 from app.answers.citations import CitationTracker
 from app.answers.context import build_context
 from app.answers.extractive import compose
-from app.answers.schemas import Intent, Source
+from app.answers.retrieval import GraphContext
+from app.answers.schemas import ChatTurn, Intent, Source
 from app.answers.text import split_sentences
-from app.llm import estimate_tokens
+from app.llm import ChatResult, TokenUsage, estimate_tokens
 from app.search.schemas import SearchHit
 
 DOC = uuid.uuid4()
@@ -181,3 +184,59 @@ def test_lexical_analysis_keeps_words_longer_than_three_characters() -> None:
     analysis = lexical_analysis("How many days of Leave does Ann get? leave")
     assert analysis.entities == ["many", "days", "Leave", "does"]
     assert (analysis.intent, analysis.source) == (Intent.FACTUAL, "lexical")
+
+
+def test_graph_definitions_and_facts_get_their_own_blocks() -> None:
+    graph = GraphContext(
+        definitions=["Falcon: the <launch> project"], facts=["Falcon LAUNCHES_IN spring"]
+    )
+    built = build_context(
+        [hit("Falcon launches soon.", index=0, path=["a"])], max_tokens=500, graph=graph
+    )
+    assert built.graph_items == 2
+    assert "<definitions>\nFalcon: the &lt;launch&gt; project\n</definitions>" in built.prompt
+    assert "<facts>\nFalcon LAUNCHES_IN spring\n</facts>" in built.prompt
+    assert built.prompt.index("</sources>") < built.prompt.index("<definitions>")
+
+
+class ScriptedClient:
+    """A ChatClient that answers every completion with one text."""
+
+    model = "scripted"
+    max_tokens = 100
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    async def complete(self, messages: Any, **options: Any) -> ChatResult:
+        return ChatResult(text=self.text, model=self.model, usage=TokenUsage(3, 4))
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("What leave do part-timers get?\nExtra line", "What leave do part-timers get?"),
+        ("bad\x00question", "And part-timers?"),
+        ("x" * 20_001, "And part-timers?"),
+        ("   ", "And part-timers?"),
+    ],
+)
+async def test_standalone_question_keeps_only_a_runnable_rewrite(
+    written: str, expected: str
+) -> None:
+    history = [
+        ChatTurn(role="user", content="Leave rules?"),
+        ChatTurn(role="assistant", content="25 days."),
+        ChatTurn(role="user", content="And part-timers?"),
+    ]
+    usage = TokenUsage()
+    client = ScriptedClient(written)
+    assert await standalone_question(client, history, usage) == expected  # type: ignore[arg-type]
+    assert usage.total_tokens == 7
+
+
+def test_a_quoted_sentence_s_own_reference_numbers_are_not_markers() -> None:
+    sources = [source(1, "Vitamin D lowers fracture risk in older adults [7, 8]."), source(2, "x")]
+    assert compose("vitamin D fracture risk", sources) == [
+        "Vitamin D lowers fracture risk in older adults (7, 8) [1]."
+    ]

@@ -209,6 +209,8 @@ TABLE: dict[tuple[str, str], Case] = {
         R, 200, body=lambda w: {"chunk_ids": [w.params["chunk_id"]]}
     ),
     ("POST", "/v1/search"): Case(R, 200, body=_multi),
+    ("POST", KB + "/answer"): Case(R, 200, body=_search),
+    ("POST", "/v1/answer"): Case(R, 200, body=_multi),
     ("POST", "/v1/parse"): Case(R, 200, other_admin=200, body=_parse),
     ("POST", KB + "/embed"): Case(R, 200, body=lambda w: {"texts": ["otters"]}),
     ("GET", "/v1/projects"): Case(A, 200, other_admin=200),

@@ -184,3 +184,20 @@ def test_token_estimate_is_conservative() -> None:
     assert estimate_tokens("") == 0
     assert estimate_tokens("a b c d e f") == 6  # words beat characters / 4
     assert estimate_tokens("x" * 400) == 100
+
+
+async def test_a_stream_cut_off_mid_answer_is_an_error(fake_llm: FakeChat) -> None:
+    fake_llm.queue(ChatReply("one two three four five six", chunk_chars=4, break_after=2))
+    client = client_for(fake_llm)
+    received: list[str] = []
+
+    async def collect() -> None:
+        async for delta in client.stream(QUESTION):
+            received.append(delta)
+
+    try:
+        with pytest.raises(LLMError, match="ended before the answer did"):
+            await collect()
+    finally:
+        await client.aclose()
+    assert "".join(received) == "one two "
