@@ -48,6 +48,8 @@ from app.parse.router import router as parse_router
 from app.parse.schemas import ParseRequest
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
+from app.sources import service as sources
+from app.sources.router import router as sources_router
 from app.webhooks.dispatcher import WebhookDispatcher
 from app.webhooks.router import router as webhooks_router
 
@@ -73,6 +75,10 @@ TAGS = [
         "description": "What happened to knowledge bases and documents, as a feed to follow.",
     },
     {"name": "webhooks", "description": "The event feed pushed to URLs, signed (admin scope)."},
+    {
+        "name": "sources",
+        "description": "Folders, web pages and pushed records kept in sync as documents.",
+    },
     {"name": "health", "description": "Liveness and readiness."},
 ]
 
@@ -154,6 +160,18 @@ def create_app(
                 name="arbor-index-upkeep",
             ),
         ]
+        if settings.workers > 0:
+            # Scheduled syncs are queued where the job loops run.
+            housekeeping.append(
+                asyncio.create_task(
+                    every(
+                        settings.source_schedule_poll_s,
+                        lambda: sources.enqueue_due(database, settings),
+                        what="source schedules",
+                    ),
+                    name="arbor-source-schedules",
+                )
+            )
         freeze_startup_heap()
         try:
             yield
@@ -204,6 +222,7 @@ def create_app(
     app.include_router(audit_router)
     app.include_router(events_router)
     app.include_router(webhooks_router)
+    app.include_router(sources_router)
     _register_problem_schema(app)
     return app
 

@@ -14,6 +14,7 @@ from app.chunks.schemas import ChunkRead
 from app.db.dependencies import DatabaseDep, SessionDep
 from app.documents import service
 from app.documents.dependencies import DocumentDep
+from app.documents.from_url import fetched_upload
 from app.documents.schemas import (
     MAX_BATCH_DOCUMENTS,
     AncestorRead,
@@ -106,6 +107,8 @@ async def create_document(
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type == "application/json":
         upload = await read_json(request, settings.max_upload_bytes)
+        if upload.url is not None:
+            upload = await fetched_upload(upload, settings)
     elif content_type == "multipart/form-data":
         upload = await read_multipart(request, settings.max_upload_bytes)
     else:

@@ -66,12 +66,26 @@ class DocumentFields(RequestModel):
 
 
 class DocumentCreate(DocumentFields):
-    """A JSON upload of text (markdown or plain); files go through multipart."""
+    """A JSON upload of text (markdown or plain), or of a URL to fetch; files go through
+    multipart."""
 
-    text: str = Field(min_length=1, description="The document's text.")
+    text: str | None = Field(default=None, min_length=1, description="The document's text.")
+    url: str | None = Field(
+        default=None,
+        max_length=4000,
+        description="Or a URL to fetch (http or https, public addresses only unless the "
+        "operator allows others): an HTML page is reduced to its main content, other formats "
+        "go to their parsers; `source_uri` defaults to it. Not in `documents/batch`.",
+    )
     format: Literal["markdown", "text"] | None = Field(
         default=None, description="Detected when absent."
     )
+
+    @model_validator(mode="after")
+    def _text_or_url(self) -> DocumentCreate:
+        if (self.text is None) == (self.url is None):
+            raise ValueError("give exactly one of `text` and `url`")
+        return self
 
 
 def _not_nullable(schema: dict[str, Any]) -> None:
@@ -168,6 +182,12 @@ class DocumentRead(BaseModel):
     progress: Progress
     created_at: datetime
     updated_at: datetime
+    source_id: uuid.UUID | None = Field(
+        default=None, description="The knowledge source that wrote it (docs/sources.md)."
+    )
+    source_record_id: str | None = Field(
+        default=None, description="Its item in that source: a record id, a path, a URL."
+    )
 
 
 class TreeRead(BaseModel):

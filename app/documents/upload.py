@@ -41,6 +41,8 @@ class Upload:
     # Form fields a route reads besides these (`read_multipart(also=...)`), those sent only
     # (an empty one as "").
     also: dict[str, str] = field(default_factory=dict)
+    # A JSON upload of a URL: `data` is empty until `app/documents/from_url.py` fetches it.
+    url: str | None = None
 
 
 async def read_json(request: Request, limit: int) -> Upload:
@@ -53,12 +55,20 @@ async def read_json_batch(request: Request, limit: int) -> list[Upload]:
     batch = await read_json_model(
         request, DocumentBatchCreate, limit=limit, what="a valid batch of documents"
     )
+    for index, data in enumerate(batch.documents):
+        if data.url is not None:
+            raise ValidationFailed(
+                f"documents[{index}]: `url` is not taken in a batch; upload it on its own.",
+                extra={"index": index},
+            )
     return [_upload_of(data) for data in batch.documents]
 
 
 def _upload_of(data: DocumentCreate) -> Upload:
+    if data.url is not None:
+        return Upload(data=b"", url=data.url, **_fields_of(data))
     return Upload(
-        data=data.text.encode("utf-8"),
+        data=(data.text or "").encode("utf-8"),
         is_text=True,
         **_fields_of(data),
     )
