@@ -301,7 +301,7 @@ async def external_id_sources(
             Document.external_id.in_(list(external_ids)),
         )
     )
-    return {str(external_id): source_id for external_id, source_id in rows.tuples()}
+    return {str(external_id): source_id for external_id, source_id in rows.all()}
 
 
 async def set_source(

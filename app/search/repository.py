@@ -1151,4 +1151,4 @@ async def document_origins(
             documents.c.id.in_(list(document_ids)), documents.c.source_id.is_not(None)
         )
     )
-    return {row[0]: (row[1], row[2]) for row in rows.tuples()}
+    return {row[0]: (row[1], row[2]) for row in rows.all()}
