@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import os
+import uuid
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 from app.config import Settings
+from app.models import Source
+from app.sources import service
+from app.sources import sync as syncing
+from app.sources.adapters.folder import FolderAdapter
 from tests.helpers import wait_ready
 from tests.sources.pages import serve
 
@@ -253,3 +259,51 @@ async def test_http_source_with_etags_and_refused_redirects(
         settings.source_allowed_networks = []
         refused = await client.post(f"{KB}/documents", json={"url": f"{site.base}/one"})
         assert refused.json()["reason"] == "refused"
+
+
+@pytest.mark.usefixtures("kb")
+async def test_a_killed_run_resumes_without_duplicates(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for n in range(10):
+        (tmp_path / f"f{n}.md").write_text(f"# File {n}\n\nThe text of file number {n}.")
+    settings.source_roots = [tmp_path]
+    created = await client.post(
+        SOURCES, json={"name": "big", "kind": "folder", "path": str(tmp_path)}
+    )
+    database = app.state.database
+    # A run without its job, so that only this test runs it.
+    async with database.transaction() as session:
+        source = await session.get(Source, uuid.UUID(created.json()["id"]))
+        assert source is not None
+        run = service._new_run(source, trigger="manual", dry_run=False)
+        session.add(run)
+    monkeypatch.setattr(syncing, "BATCH", 3)
+    original = FolderAdapter.fetch
+    calls = 0
+
+    async def dies_at_the_fifth(self: FolderAdapter, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 5:
+            raise asyncio.CancelledError  # the process stops mid-run
+        return await original(self, *args)
+
+    monkeypatch.setattr(FolderAdapter, "fetch", dies_at_the_fifth)
+    with pytest.raises(asyncio.CancelledError):
+        await syncing.Syncer(database, settings).run(run.id)
+    half = (await client.get(f"{SOURCES}/big/runs/{run.id}")).json()
+    assert half["status"] == "running"
+    assert half["counts"]["to_add"] == 3  # the first batch was stored
+
+    await syncing.Syncer(database, settings).run(run.id)  # claimed again after its lease
+    done = (await client.get(f"{SOURCES}/big/runs/{run.id}")).json()
+    assert done["status"] == "succeeded"
+    assert done["counts"]["to_add"] == 10
+    page = (await client.get(f"{KB}/documents", params={"limit": 100})).json()
+    assert page["total"] == 10
+    assert sorted(d["external_id"] for d in page["items"]) == sorted(f"f{n}.md" for n in range(10))
