@@ -28,7 +28,7 @@ from app.db.engine import Database
 from app.documents.enrichment_router import router as enrichment_router
 from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
-from app.documents.schemas import DocumentBatchCreate, DocumentCreate
+from app.documents.schemas import DocumentBatchCreate, DocumentCreate, DocumentFromUrl
 from app.documents.transfer import DocumentTransfer
 from app.documents.transfer_router import router as transfer_router
 from app.embeddings.router import router as embeddings_router
@@ -241,6 +241,7 @@ def _register_problem_schema(app: FastAPI) -> None:
                     for model in (
                         Problem,
                         DocumentCreate,
+                        DocumentFromUrl,
                         DocumentBatchCreate,
                         ChunkBulkUpsert,
                         ParseRequest,

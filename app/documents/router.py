@@ -49,7 +49,14 @@ UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
         "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/DocumentCreate"}},
+            "application/json": {
+                "schema": {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/DocumentCreate"},
+                        {"$ref": "#/components/schemas/DocumentFromUrl"},
+                    ]
+                }
+            },
             "multipart/form-data": {
                 "schema": {
                     "type": "object",

@@ -66,26 +66,24 @@ class DocumentFields(RequestModel):
 
 
 class DocumentCreate(DocumentFields):
-    """A JSON upload of text (markdown or plain), or of a URL to fetch; files go through
-    multipart."""
+    """A JSON upload of text (markdown or plain); files go through multipart."""
 
-    text: str | None = Field(default=None, min_length=1, description="The document's text.")
-    url: str | None = Field(
-        default=None,
-        max_length=4000,
-        description="Or a URL to fetch (http or https, public addresses only unless the "
-        "operator allows others): an HTML page is reduced to its main content, other formats "
-        "go to their parsers; `source_uri` defaults to it. Not in `documents/batch`.",
-    )
+    text: str = Field(min_length=1, description="The document's text.")
     format: Literal["markdown", "text"] | None = Field(
         default=None, description="Detected when absent."
     )
 
-    @model_validator(mode="after")
-    def _text_or_url(self) -> DocumentCreate:
-        if (self.text is None) == (self.url is None):
-            raise ValueError("give exactly one of `text` and `url`")
-        return self
+
+class DocumentFromUrl(DocumentFields):
+    """A JSON upload of a URL to fetch (not in `documents/batch`)."""
+
+    url: str = Field(
+        min_length=1,
+        max_length=4000,
+        description="http or https; public addresses only unless the operator allows others "
+        "(docs/sources.md). An HTML page is reduced to its main content, other formats go to "
+        "their parsers; `source_uri` defaults to the URL.",
+    )
 
 
 def _not_nullable(schema: dict[str, Any]) -> None:
