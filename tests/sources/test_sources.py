@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from fastapi import FastAPI
 
 from app.config import Settings
-from app.models import Source
+from app.models import Source, SourceRun
 from app.sources import service
 from app.sources import sync as syncing
 from app.sources.adapters.folder import FolderAdapter
@@ -144,6 +145,8 @@ async def test_folder_edited_between_syncs(
     assert len(events["items"]) == 3
     health = (await client.get(f"{SOURCES}/docs/health")).json()
     assert health["ok"] is True
+    audited = (await client.get("/v1/audit", params={"operation": "sources-sync-run"})).json()
+    assert audited["total"] == 3
 
 
 @pytest.mark.usefixtures("kb")
@@ -227,13 +230,18 @@ async def test_http_source_with_etags_and_refused_redirects(
         site.article("/two", "Travel", "Trains are booked two weeks ahead.")
         site.pages["/away"] = (302, {"Location": "http://10.1.2.3/"}, b"")
         site.pages["/robots.txt"] = (200, {"Content-Type": "text/plain"}, b"User-agent: *\n")
-        urls = [f"{site.base}/one", f"{site.base}/two", f"{site.base}/away"]
+        settings.source_max_page_bytes = 16 * 1024
+        settings.source_fetch_timeout_s = 1.0
+        urls = [f"{site.base}/{path}" for path in ("one", "two", "away", "big", "slow")]
         created = await client.post(SOURCES, json={"name": "web", "kind": "http", "urls": urls})
         assert created.status_code == 201, created.text
         run = await sync(client, "web")
         assert run["counts"]["to_add"] == 2
-        assert run["counts"]["failed"] == 1
-        assert "refused" in run["errors"][0]["error"]
+        assert run["counts"]["failed"] == 3
+        errors = {e["item"].rsplit("/", 1)[1]: e["error"] for e in run["errors"]}
+        assert "refused" in errors["away"]
+        assert "larger than" in errors["big"]
+        assert "longer than" in errors["slow"]
         documents = await all_ready(client)
         page = documents[f"{site.base}/one"]
         assert page["source_uri"] == f"{site.base}/one"
@@ -244,6 +252,7 @@ async def test_http_source_with_etags_and_refused_redirects(
         site.requests.clear()
         run = await sync(client, "web")
         assert run["counts"]["unchanged"] == 2
+        settings.source_fetch_timeout_s = 30.0
         conditional = [h for p, h in site.requests if p == "/one"]
         assert conditional[0].get("If-None-Match") == '"1"'
 
@@ -307,3 +316,59 @@ async def test_a_killed_run_resumes_without_duplicates(
     page = (await client.get(f"{KB}/documents", params={"limit": 100})).json()
     assert page["total"] == 10
     assert sorted(d["external_id"] for d in page["items"]) == sorted(f"f{n}.md" for n in range(10))
+
+
+@pytest.mark.usefixtures("kb")
+async def test_sitemaps_crawl_and_robots(client: httpx.AsyncClient, settings: Settings) -> None:
+    with serve() as site:
+        site.article("/one", "One", "The first page.")
+        site.article("/about", "About", "Who we are.")
+        site.article("/private", "Private", "Not for robots.")
+        locs = "".join(f"<url><loc>{site.base}{p}</loc></url>" for p in ("/one", "/private"))
+        site.pages["/sitemap.xml"] = (
+            200,
+            {"Content-Type": "application/xml"},
+            f'<?xml version="1.0"?><urlset xmlns="x">{locs}</urlset>'.encode(),
+        )
+        site.pages["/robots.txt"] = (200, {}, b"User-agent: *\nDisallow: /private\n")
+        created = await client.post(
+            SOURCES,
+            json={"name": "site", "kind": "http", "sitemaps": [f"{site.base}/sitemap.xml"],
+                  "urls": [f"{site.base}/one"], "crawl": {"depth": 1, "max_pages": 10}},
+        )  # fmt: skip
+        assert created.status_code == 201, created.text
+        plan = await dry(client, "site")
+        items = {i["item"].removeprefix(site.base): i["action"] for i in plan["items"]}
+        # /private is in the sitemap but robots.txt keeps it out; the crawl found / and /about.
+        assert items == {"/one": "add", "/about": "add"}
+        assert plan["counts"]["failed"] == 1  # "/" answers 404
+        assert [e["item"] for e in plan["errors"]] == [f"{site.base}/"]
+
+
+@pytest.mark.usefixtures("kb")
+async def test_schedules_never_overlap(app: FastAPI, client: httpx.AsyncClient) -> None:
+    created = await client.post(
+        SOURCES, json={"name": "pushed", "kind": "records", "schedule": {"every": "1h"}}
+    )
+    assert created.json()["schedule"]["every"] == "1h"
+    source_id = uuid.UUID(created.json()["id"])
+    database = app.state.database
+    settings = app.state.settings
+    async with database.transaction() as session:
+        source = await session.get(Source, source_id)
+        assert source is not None
+        busy = service._new_run(source, trigger="manual", dry_run=False)
+        busy.status = "running"
+        session.add(busy)
+        source.next_run_at = datetime.now(UTC) - timedelta(minutes=1)
+    assert await service.enqueue_due(database, settings) == 0  # a run is under way
+    conflict = await client.post(f"{SOURCES}/pushed/sync", json={})
+    assert conflict.status_code == 409
+    async with database.transaction() as session:
+        run = await session.get(SourceRun, busy.id)
+        assert run is not None
+        run.status = "succeeded"
+    assert await service.enqueue_due(database, settings) == 1
+    assert await service.enqueue_due(database, settings) == 0  # next due in an hour
+    runs = (await client.get(f"{SOURCES}/pushed/runs")).json()["items"]
+    assert runs[0]["trigger"] == "schedule"
