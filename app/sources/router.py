@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from app.auth.callers import Scope
 from app.auth.dependencies import CallerDep, require_scope, require_scope_by_method
 from app.db.dependencies import DatabaseDep, SessionDep
-from app.kit.bodies import require_json_body
+from app.kit.bodies import require_json, require_json_body
 from app.kit.errors import NotFound
 from app.kit.pagination import Page, PageParams, decode_time_cursor, encode_time_cursor, page_params
 from app.kit.problems import problem_responses
@@ -119,6 +119,13 @@ async def delete_source(
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
+async def _json_if_any(request: Request) -> None:
+    # The body is optional here; one that is sent must be JSON (415, not a 422 about its shape).
+    sent = request.headers.get("content-length", "0") not in ("", "0")
+    if sent or "transfer-encoding" in request.headers:
+        require_json(request, '{"dry_run": true}, or no body')
+
+
 @router.post(
     "/{source}/sync",
     operation_id="sources-sync",
@@ -129,8 +136,9 @@ async def delete_source(
     responses={
         200: {"model": SyncPlanRead, "description": "A dry run's answer"},
         202: {"model": SourceRunRead, "description": "Queued"},
-        **problem_responses(404, 409, 422),
+        **problem_responses(404, 409, 415, 422),
     },
+    dependencies=[Depends(_json_if_any)],
 )
 async def sync_source(
     source: SourceDep,
