@@ -43,6 +43,7 @@ COUNT_KEYS = ("to_add", "to_update", "to_delete", "unchanged", "failed")
 ACTION_COUNT = {"add": "to_add", "update": "to_update", "delete": "to_delete"}
 # Item errors kept on a run (the count says how many there were).
 MAX_RUN_ERRORS = 1000
+HELD = "its external id is held by another document"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ async def walk(
     done: frozenset[str] = frozenset(),
     apply: Apply | None,
     tally: Tally,
+    held: Callable[[list[str]], Awaitable[set[str]]] | None = None,
 ) -> None:
     """Decide every item; with `apply` store each batch, else count it into `tally` (a dry
     run, which also lists the items). SourceUnavailable when the source cannot be listed."""
@@ -130,7 +132,13 @@ async def walk(
         if apply is not None:
             await apply(works, [], errors)
         else:
+            # Keys a document of another source (or an upload) holds: the real run refuses
+            # them (`store`), so the dry run counts them as it will.
+            taken = await held([w.key for w in works if w.content is not None]) if held else set()
             for work in works:
+                if work.key in taken:
+                    tally.fail(work.key, HELD)
+                    continue
                 if work.content is not None:
                     try:
                         precheck(upload_of(source, work.key, work.content))
@@ -198,7 +206,7 @@ async def store(
     mine = []
     for key, upload, fmt in uploads:
         if key in owners and owners[key] != source.id:
-            errors.append({"item": key, "error": "its external id is held by another document"})
+            errors.append({"item": key, "error": HELD})
         else:
             mine.append((key, upload, fmt))
     stored = await documents.create_many(
@@ -228,8 +236,16 @@ class Syncer:
         }
 
     async def dry_run(self, source: SourceView, known: dict[str, Known]) -> Tally:
+        async def held(keys: list[str]) -> set[str]:
+            async with self.database.transaction(project_id=source.project_id) as session:
+                kb = await session.get(KnowledgeBase, source.knowledge_base_id)
+                if kb is None:
+                    return set()
+                owners = await documents.external_id_sources(session, kb, keys)
+            return {key for key, owner in owners.items() if owner != source.id}
+
         tally = Tally()
-        await walk(source, self.settings, known, apply=None, tally=tally)
+        await walk(source, self.settings, known, apply=None, tally=tally, held=held)
         return tally
 
     async def run(self, run_id: uuid.UUID) -> None:
@@ -295,6 +311,7 @@ class Syncer:
                 tally.fail(work.key, exc.detail)
                 continue
             writes.append((work.key, upload, fmt))
+        before = (dict(tally.counts), list(tally.errors))
         try:
             await self._store_batch(source, run_id, works, writes, gone, tally)
         except Exception as exc:
@@ -313,9 +330,10 @@ class Syncer:
                     single.fail(write[0], f"could not be stored ({type(item_exc).__name__})")
                     await self._store_batch(source, run_id, [], [], [], single)
             # The batch's unchanged items and deletions, without its writes.
+            # What the failed transaction had counted is undone; the batch's unreadable items
+            # and its unchanged ones are still to be recorded, with its deletions.
             rest = [w for w in works if w.content is None]
-            tally.counts = {**dict.fromkeys(COUNT_KEYS, 0), "unchanged": len(rest)}
-            tally.errors = [e for e in tally.errors if e["item"] not in {k for k, _, _ in writes}]
+            tally.counts, tally.errors = before
             await self._store_batch(source, run_id, rest, [], gone, tally)
         self.poke()
 

@@ -372,3 +372,29 @@ async def test_schedules_never_overlap(app: FastAPI, client: httpx.AsyncClient) 
     assert await service.enqueue_due(database, settings) == 0  # next due in an hour
     runs = (await client.get(f"{SOURCES}/pushed/runs")).json()["items"]
     assert runs[0]["trigger"] == "schedule"
+
+
+@pytest.mark.usefixtures("kb")
+async def test_a_source_never_takes_over_an_upload(
+    client: httpx.AsyncClient, settings: Settings, tmp_path: Path
+) -> None:
+    (tmp_path / "a.md").write_text("# A\n\nThe source's version.")
+    (tmp_path / "empty.md").write_text("   ")
+    uploaded = await client.post(
+        f"{KB}/documents", json={"text": "# A\n\nUploaded by hand.", "external_id": "a.md"}
+    )
+    settings.source_roots = [tmp_path]
+    await client.post(SOURCES, json={"name": "f", "kind": "folder", "path": str(tmp_path)})
+    plan = await dry(client, "f")
+    run = await sync(client, "f")
+    assert run["counts"]["failed"] == 2
+    assert plan["counts"] == run["counts"]
+    errors = {e["item"]: e["error"] for e in run["errors"]}
+    assert "held by another document" in errors["a.md"]
+    assert "empty" in errors["empty.md"]
+    document = (await client.get(f"{KB}/documents/a.md")).json()
+    assert document["id"] == uploaded.json()["id"]
+    assert document["source_id"] is None
+    deleted = await client.delete(f"{SOURCES}/f")
+    assert deleted.status_code == 204
+    assert (await client.get(f"{KB}/documents/a.md")).status_code == 200  # not the source's

@@ -223,7 +223,11 @@ class HttpAdapter:
                 data=b"", version=known.version if known else version, source_uri=item.key,
                 not_modified=True,
             )  # fmt: skip
-        page = await page_content(fetched)
+        try:
+            page = await page_content(fetched)
+        except Exception as exc:
+            # A page the extractor chokes on is that page's problem, not the run's.
+            raise ItemError(f"its content could not be extracted ({type(exc).__name__})") from exc
         return ItemContent(
             data=page.data,
             version=version,
