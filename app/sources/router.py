@@ -17,7 +17,7 @@ from app.kit.pagination import Page, PageParams, decode_time_cursor, encode_time
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 from app.models import SourceRun
-from app.sources import repository, service
+from app.sources import records, repository, service
 from app.sources.dependencies import SourceDep
 from app.sources.schemas import (
     RecordsPush,
@@ -231,7 +231,7 @@ async def push_records(
     session: SessionDep,
     request: Request,
 ) -> RecordsResult:
-    results = await service.push_records(
+    results = await records.push_records(
         session, kb, source, data, settings=request.app.state.settings
     )
     request.app.state.poke_workers()

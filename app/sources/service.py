@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -16,21 +14,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.engine import Database
 from app.documents import service as documents
-from app.documents.upload import Upload, precheck
-from app.events import service as events
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
-from app.knowledge_bases import service as knowledge_bases
 from app.models import AuditEvent, KnowledgeBase, Source, SourceRun
 from app.sources import repository
 from app.sources.adapters import adapter_for
 from app.sources.adapters.base import Known
 from app.sources.schemas import (
     KIND_FIELDS,
-    RecordResult,
-    RecordsPush,
-    RecordWrite,
     ScheduleRead,
     SourceCreate,
     SourceHealthRead,
@@ -40,7 +32,8 @@ from app.sources.schemas import (
     SyncPlanRead,
     every_seconds,
 )
-from app.sources.sync import JOB_KIND, SourceView, Syncer, Tally, store
+from app.sources.sync import JOB_KIND, Syncer, Tally
+from app.sources.view import SourceView
 
 
 def _every(seconds: int) -> str:
@@ -281,39 +274,6 @@ async def dry_run(database: Database, settings: Settings, source: Source) -> Syn
     return SyncPlanRead(**run_to_read(run).model_dump(), items=tally.items)
 
 
-def record_run_end(session: AsyncSession, source: SourceView, run: SourceRun) -> None:
-    """A real run ended: the events feed and the audit log say how."""
-    failed = run.status == "failed"
-    events.source_event(
-        session,
-        project_id=source.project_id,
-        knowledge_base_id=source.knowledge_base_id,
-        source_id=source.id,
-        type_="source.failed" if failed else "source.synced",
-        data={
-            "name": source.name,
-            "kind": source.kind,
-            "run_id": str(run.id),
-            "counts": run.counts,
-            "error": run.error,
-        },
-    )
-    session.add(
-        AuditEvent(
-            id=uuid.uuid4(),
-            project_id=source.project_id,
-            api_key_id=None,
-            actor="source-sync",
-            operation="sources-sync-run",
-            method="JOB",
-            path=f"/v1/knowledge-bases/{source.knowledge_base_id}/sources/{source.id}/runs/{run.id}",
-            status=500 if failed else 200,
-            target={"kb": str(source.knowledge_base_id), "source": str(source.id)},
-            hits=None,
-        )
-    )
-
-
 async def health(
     session: AsyncSession, source: Source, *, settings: Settings, actor: str
 ) -> SourceHealthRead:
@@ -333,81 +293,6 @@ async def health(
         )
     )
     return SourceHealthRead(ok=result.ok, detail=result.detail, checked_at=datetime.now(UTC))
-
-
-def _record_text(record: RecordWrite) -> str:
-    if record.content is not None:
-        return record.content
-    assert record.fields is not None
-    parts = []
-    for name, value in record.fields.items():
-        shown = value if isinstance(value, str) else _json(value)
-        parts.append(f"## {name}\n\n{shown}")
-    return "\n\n".join(parts)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
-async def push_records(
-    session: AsyncSession,
-    kb: KnowledgeBase,
-    source: Source,
-    data: RecordsPush,
-    *,
-    settings: Settings,
-) -> list[RecordResult]:
-    """Upsert and delete records in one transaction, in order; each is one document."""
-    if source.kind != "records":
-        raise Conflict(f"Source {source.name!r} is a {source.kind} source; records are pushed "
-                       "to `records` sources only.")  # fmt: skip
-    view = SourceView.of(source)
-    found = await repository.items_by_keys(session, source.id, [r.record_id for r in data.records])
-    existing = set(found)
-    results: list[RecordResult] = []
-    for record in data.records:
-        if record.op == "delete":
-            deleted = await documents.delete_of_source(
-                session, kb, source.id, record_ids=[record.record_id]
-            )
-            await repository.delete_items(session, source.id, [record.record_id])
-            existed = record.record_id in existing or deleted > 0
-            existing.discard(record.record_id)
-            results.append(RecordResult(record_id=record.record_id, op="delete",
-                                        result="deleted" if existed else "absent",
-                                        document_id=None))  # fmt: skip
-            continue
-        access = record.access.model_dump() if record.access is not None else view.access
-        upload = Upload(
-            data=_record_text(record).encode("utf-8"),
-            is_text=True,
-            format="markdown",
-            title=record.title,
-            metadata={**view.metadata, **record.metadata},
-            external_id=record.record_id,
-            access=access,
-        )
-        fmt = precheck(upload)
-        knowledge_bases.check_chunking(kb, None, document_format=fmt)
-        written, errors = await store(session, view, [(record.record_id, upload, fmt)],
-                                      settings=settings)  # fmt: skip
-        if errors:
-            raise Conflict(f"Record {record.record_id!r}: {errors[0]['error']}.")
-        _, document_id, created = written[0]
-        sha = hashlib.sha256(upload.data).hexdigest()
-        await repository.upsert_items(
-            session,
-            [{"source_id": source.id, "item_key": record.record_id,
-              "project_id": source.project_id, "version": None, "content_sha256": sha,
-              "run_id": None}],
-        )  # fmt: skip
-        was = record.record_id in existing
-        existing.add(record.record_id)
-        result = "unchanged" if not created else ("updated" if was else "created")
-        results.append(RecordResult(record_id=record.record_id, op="upsert", result=result,
-                                    document_id=document_id))  # fmt: skip
-    return results
 
 
 async def enqueue_due(database: Database, settings: Settings) -> int:

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, true
+from sqlalchemy import func
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
@@ -34,6 +34,9 @@ from app.models import Job, KnowledgeBase, Source, SourceRun
 from app.sources import repository
 from app.sources.adapters import adapter_for
 from app.sources.adapters.base import ItemContent, ItemError, ItemRef, Known
+from app.sources.outcomes import record_run_end
+from app.sources.storing import HELD, item_row, store, upload_of, upsert_items
+from app.sources.view import SourceView
 
 logger = logging.getLogger(__name__)
 
@@ -43,34 +46,6 @@ COUNT_KEYS = ("to_add", "to_update", "to_delete", "unchanged", "failed")
 ACTION_COUNT = {"add": "to_add", "update": "to_update", "delete": "to_delete"}
 # Item errors kept on a run (the count says how many there were).
 MAX_RUN_ERRORS = 1000
-HELD = "its external id is held by another document"
-
-
-@dataclass(frozen=True, slots=True)
-class SourceView:
-    """What a sync needs of a source, read once (no session is held while fetching)."""
-
-    id: uuid.UUID
-    project_id: uuid.UUID
-    knowledge_base_id: uuid.UUID
-    name: str
-    kind: str
-    config: dict[str, Any]
-    access: dict[str, Any] | None
-    metadata: dict[str, Any]
-
-    @classmethod
-    def of(cls, source: Source) -> SourceView:
-        return cls(
-            id=source.id,
-            project_id=source.project_id,
-            knowledge_base_id=source.knowledge_base_id,
-            name=source.name,
-            kind=source.kind,
-            config=dict(source.config),
-            access=source.access,
-            metadata=dict(source.metadata_),
-        )
 
 
 @dataclass(slots=True)
@@ -172,53 +147,6 @@ async def _decide(
         return Work(item.key, "unchanged", version=content.version, version_changed=True)
     action = "add" if known is None else "update"
     return Work(item.key, action, content=content, sha=sha, version=content.version)
-
-
-def upload_of(source: SourceView, key: str, content: ItemContent) -> Upload:
-    return Upload(
-        data=content.data,
-        filename=content.filename,
-        content_type=content.content_type,
-        format=content.format,
-        title=content.title,
-        metadata={**source.metadata},
-        source_uri=content.source_uri,
-        external_id=key,
-        access=source.access,
-    )
-
-
-async def store(
-    session: AsyncSession,
-    source: SourceView,
-    uploads: Sequence[tuple[str, Upload, str]],
-    *,
-    settings: Settings,
-) -> tuple[list[tuple[str, uuid.UUID, bool]], list[dict[str, str]]]:
-    """Queue the uploads (item key, upload, format) as documents of the source: ([(key,
-    document id, created)], item errors). An external id held by a document of another
-    source, or by an upload, is that item's error: a source never takes a document over."""
-    kb = await session.get(KnowledgeBase, source.knowledge_base_id)
-    if kb is None:
-        raise ItemError("the knowledge base is gone")
-    owners = await documents.external_id_sources(session, kb, [key for key, _, _ in uploads])
-    errors = []
-    mine = []
-    for key, upload, fmt in uploads:
-        if key in owners and owners[key] != source.id:
-            errors.append({"item": key, "error": HELD})
-        else:
-            mine.append((key, upload, fmt))
-    stored = await documents.create_many(
-        session, kb, [(upload, fmt) for _, upload, fmt in mine], settings=settings, visible=true()
-    )
-    pairs = [(document.id, key) for (key, _, _), (document, _) in zip(mine, stored, strict=True)]
-    await documents.mark_source(session, source.id, pairs)
-    results = [
-        (key, document.id, created)
-        for (key, _, _), (document, created) in zip(mine, stored, strict=True)
-    ]
-    return results, errors
 
 
 class Syncer:
@@ -366,13 +294,13 @@ class Syncer:
             for key, _, _ in results:
                 work = by_key[key]
                 tally.counts[ACTION_COUNT[work.action]] += 1
-                rows.append(_item_row(source, run_id, key, work.version, work.sha))
+                rows.append(item_row(source, run_id, key, work.version, work.sha))
             rows += [
-                _item_row(source, run_id, work.key, work.version, None, keep_sha=True)
+                item_row(source, run_id, work.key, work.version, None, keep_sha=True)
                 for work in works
                 if work.version_changed
             ]
-            await _upsert(session, rows)
+            await upsert_items(session, rows)
             if gone:
                 kb = await session.get(KnowledgeBase, source.knowledge_base_id)
                 if kb is not None:
@@ -387,46 +315,11 @@ class Syncer:
                     run.errors = [*run.errors, *tally.errors[:room]]
 
 
-def _item_row(
-    source: SourceView,
-    run_id: uuid.UUID,
-    key: str,
-    version: str | None,
-    sha: str | None,
-    *,
-    keep_sha: bool = False,
-) -> dict[str, Any]:
-    return {
-        "source_id": source.id,
-        "item_key": key,
-        "project_id": source.project_id,
-        "version": version,
-        "content_sha256": sha,
-        "run_id": run_id,
-        "keep_sha": keep_sha,
-    }
-
-
-async def _upsert(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
-    """Write item rows; a touched item keeps its stored hash (only its version moved)."""
-    touched = [row for row in rows if row.pop("keep_sha")]
-    if touched:
-        stored = await repository.items_by_keys(
-            session, touched[0]["source_id"], [row["item_key"] for row in touched]
-        )
-        for row in touched:
-            found = stored.get(row["item_key"])
-            row["content_sha256"] = found.content_sha256 if found is not None else None
-    await repository.upsert_items(session, rows)
-
-
 async def finish(
     session: AsyncSession, source: SourceView, run_id: uuid.UUID, *, error: str | None
 ) -> SourceRun | None:
     """End the run: its status, the event (`source.synced` or `source.failed`) and the audit
     record, in one transaction."""
-    from app.sources import service  # the service imports this module
-
     run = await session.get(SourceRun, run_id, with_for_update=True)
     if run is None:
         return None
@@ -435,7 +328,7 @@ async def finish(
     run.finished_at = func.now()
     await session.flush()
     await session.refresh(run)
-    service.record_run_end(session, source, run)
+    record_run_end(session, source, run)
     return run
 
 
