@@ -37,7 +37,7 @@ def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             site.requests.append((self.path, dict(self.headers.items())))
             if self.path == "/slow":
-                time.sleep(3)
+                time.sleep(1.5)
             if self.path == "/big":
                 self.send_response(200)
                 self.send_header("Content-Type", "text/plain")
@@ -73,6 +73,7 @@ def _handler(site: Site) -> type[BaseHTTPRequestHandler]:
 def serve() -> Iterator[Site]:
     site = Site()
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(site))
+    server.daemon_threads = True  # a slow page's thread is not waited for at the end
     site.base = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
