@@ -165,6 +165,8 @@ async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:
     from app.db.engine import Database
     from app.documents.pipeline import worker_pool
     from app.kit.heap import freeze_startup_heap
+    from app.kit.periodic import every
+    from app.sources import service as sources
     from app.webhooks.dispatcher import WebhookDispatcher
 
     database = Database(url, settings)
@@ -178,11 +180,20 @@ async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:
         loop.add_signal_handler(signum, stop.set)
     pool.start()
     dispatcher.start()
+    # Scheduled source syncs are queued where the job loops run (as in the API process).
+    schedules = asyncio.create_task(
+        every(
+            settings.source_schedule_poll_s,
+            lambda: sources.enqueue_due(database, settings),
+            what="source schedules",
+        )
+    )
     freeze_startup_heap()
     logger.info("worker %s running %d job loops and webhook delivery", pool.worker_id, concurrency)
     try:
         await stop.wait()
     finally:
+        schedules.cancel()
         await dispatcher.stop()
         await pool.stop()
         await database.dispose()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -109,12 +110,42 @@ class Settings(BaseSettings):
     # sources and generator always are), and how often a waiting stream sends a keep-alive.
     answer_audit_text: bool = False
     answer_keepalive_s: float = Field(default=15.0, gt=0)
+    # Knowledge sources and URL uploads (docs/sources.md). Folders a `folder` source may read:
+    # none by default; several separated by the path separator (`:`).
+    source_roots: Annotated[list[Path], NoDecode] = Field(default_factory=list)
+    # Fetches (http sources, `{"url": ...}` uploads) to loopback, private and link-local
+    # addresses; unset: allowed in development and test only. Metadata addresses stay refused.
+    source_allow_private: bool | None = None
+    # Networks fetched from whatever the setting above says (comma-separated CIDR blocks).
+    source_allowed_networks: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    source_fetch_timeout_s: float = Field(default=30.0, gt=0)
+    source_max_page_bytes: int = Field(default=20 * 1024 * 1024, ge=1)
+    source_max_redirects: int = Field(default=5, ge=0)
+    # Pages one http source may hold (its URLs, sitemap entries and crawled pages together).
+    source_max_pages: int = Field(default=1000, ge=1)
+    # Scheduled syncs running at once across the instance, and how often schedules are read.
+    source_sync_concurrency: int = Field(default=2, ge=1)
+    source_schedule_poll_s: float = Field(default=15.0, gt=0)
 
     @field_validator("admin_key", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         # `ARBOR_ADMIN_KEY=` (compose passes an unset variable as empty) means no key.
         return None if value == "" else value
+
+    @field_validator("source_roots", mode="before")
+    @classmethod
+    def _paths(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part for part in value.split(os.pathsep) if part.strip()]
+        return value
+
+    @field_validator("source_allowed_networks", mode="before")
+    @classmethod
+    def _networks(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     @property
     def embedded_pg_dir(self) -> Path:

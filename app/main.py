@@ -30,7 +30,7 @@ from app.db.engine import Database
 from app.documents.enrichment_router import router as enrichment_router
 from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
-from app.documents.schemas import DocumentBatchCreate, DocumentCreate
+from app.documents.schemas import DocumentBatchCreate, DocumentCreate, DocumentFromUrl
 from app.documents.transfer import DocumentTransfer
 from app.documents.transfer_router import router as transfer_router
 from app.embeddings.router import router as embeddings_router
@@ -52,6 +52,8 @@ from app.parse.router import router as parse_router
 from app.parse.schemas import ParseRequest
 from app.projects.router import router as projects_router
 from app.search.router import router as search_router
+from app.sources import service as sources
+from app.sources.router import router as sources_router
 from app.tools.router import router as tools_router
 from app.ui.router import router as ui_router
 from app.webhooks.dispatcher import WebhookDispatcher
@@ -79,6 +81,10 @@ TAGS = [
         "description": "What happened to knowledge bases and documents, as a feed to follow.",
     },
     {"name": "webhooks", "description": "The event feed pushed to URLs, signed (admin scope)."},
+    {
+        "name": "sources",
+        "description": "Folders, web pages and pushed records kept in sync as documents.",
+    },
     {"name": "health", "description": "Liveness and readiness."},
     {"name": "tools", "description": "Agent tools as OpenAI function definitions, and calls."},
     {"name": "compat", "description": "Other products' APIs: Dify's external knowledge."},
@@ -164,6 +170,18 @@ def create_app(
                 name="arbor-index-upkeep",
             ),
         ]
+        if settings.workers > 0:
+            # Scheduled syncs are queued where the job loops run.
+            housekeeping.append(
+                asyncio.create_task(
+                    every(
+                        settings.source_schedule_poll_s,
+                        lambda: sources.enqueue_due(database, settings),
+                        what="source schedules",
+                    ),
+                    name="arbor-source-schedules",
+                )
+            )
         freeze_startup_heap()
         try:
             async with mcp_server.running(app):
@@ -225,6 +243,7 @@ def create_app(
     mcp_server.mount(app)
     app.include_router(answers_router)
     app.include_router(ui_router)
+    app.include_router(sources_router)
     _register_problem_schema(app)
     return app
 
@@ -243,6 +262,7 @@ def _register_problem_schema(app: FastAPI) -> None:
                     for model in (
                         Problem,
                         DocumentCreate,
+                        DocumentFromUrl,
                         DocumentBatchCreate,
                         ChunkBulkUpsert,
                         ParseRequest,

@@ -26,6 +26,9 @@ async def test_every_json_body_refuses_other_media_types(client: httpx.AsyncClie
         "webhook_id": webhook.json()["id"],
         "key_id": str(uuid.uuid4()),
         "job_id": str(uuid.uuid4()),
+        "source": "no-such-source",
+        "run_id": str(uuid.uuid4()),
+        "name": "search_knowledge",
     }
     spec = (await client.get("/openapi.json")).json()
     answers = {}

@@ -39,6 +39,8 @@ from app.jobs.worker import WorkerPool
 from app.kit.errors import AppError
 from app.models import Chunk, Document, DocumentSource, Job, KnowledgeBase
 from app.search import text_statistics
+from app.sources.sync import JOB_KIND as SYNC_JOB_KIND
+from app.sources.sync import Syncer, SyncJobs
 
 logger = logging.getLogger(__name__)
 
@@ -589,8 +591,10 @@ def worker_pool(
     backfiller = Backfiller(database, settings, embedders, batchers)
     refresher = text_statistics.Refresher(database)
     index_builder = IndexBuilder(database)
+    syncer = Syncer(database, settings)
     handlers = {
         "embed": backfiller.handle,
+        SYNC_JOB_KIND: SyncJobs(syncer).handle,
         text_statistics.JOB_KIND: refresher.handle,
         deferred_index.JOB_KIND: index_builder.handle,
     }
@@ -603,4 +607,5 @@ def worker_pool(
         batch_size=settings.ingest_batch_size,
     )
     pool.on_stop.append(batchers.close)
+    syncer.poke = pool.poke  # documents a sync queued start at once
     return pool

@@ -10,6 +10,8 @@ from typing import Any, get_args
 
 from sqlalchemy import (
     ColumnElement,
+    Table,
+    bindparam,
     delete,
     exists,
     func,
@@ -285,3 +287,50 @@ def refuse_if_unreadable(found: bool, what: str) -> None:
             "them. Use a key that can read them all (an admin key, or one with their "
             "principals)."
         )
+
+
+async def external_id_sources(
+    session: AsyncSession, knowledge_base_id: uuid.UUID, external_ids: Collection[str]
+) -> dict[str, uuid.UUID | None]:
+    """The source (None: an upload) of each document holding one of these external ids."""
+    if not external_ids:
+        return {}
+    rows = await session.execute(
+        select(Document.external_id, Document.source_id).where(
+            Document.knowledge_base_id == knowledge_base_id,
+            Document.external_id.in_(list(external_ids)),
+        )
+    )
+    return {str(external_id): source_id for external_id, source_id in rows.all()}
+
+
+async def set_source(
+    session: AsyncSession, source_id: uuid.UUID | None, records: Collection[tuple[uuid.UUID, str]]
+) -> None:
+    """Mark documents (id, record id) as written by the source."""
+    if not records:
+        return
+    table = documents_table()
+    await session.execute(
+        update(table)
+        .where(table.c.id == bindparam("b_id"))
+        .values(source_id=source_id, source_record_id=bindparam("b_record")),
+        [{"b_id": document_id, "b_record": record} for document_id, record in records],
+    )
+
+
+async def detach_source(session: AsyncSession, source_id: uuid.UUID) -> int:
+    """Documents of the source become plain uploads (the source is about to go)."""
+    result = await session.execute(
+        update(Document)
+        .where(Document.source_id == source_id)
+        .values(source_id=None, source_record_id=None, updated_at=func.now())
+        .execution_options(synchronize_session=False)
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def documents_table() -> Table:
+    table = Document.__table__
+    assert isinstance(table, Table)
+    return table

@@ -14,6 +14,7 @@ from app.chunks.schemas import ChunkRead
 from app.db.dependencies import DatabaseDep, SessionDep
 from app.documents import service
 from app.documents.dependencies import DocumentDep
+from app.documents.from_url import fetched_upload
 from app.documents.schemas import (
     MAX_BATCH_DOCUMENTS,
     AncestorRead,
@@ -48,7 +49,14 @@ UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
         "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/DocumentCreate"}},
+            "application/json": {
+                "schema": {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/DocumentCreate"},
+                        {"$ref": "#/components/schemas/DocumentFromUrl"},
+                    ]
+                }
+            },
             "multipart/form-data": {
                 "schema": {
                     "type": "object",
@@ -106,6 +114,8 @@ async def create_document(
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type == "application/json":
         upload = await read_json(request, settings.max_upload_bytes)
+        if upload.url is not None:
+            upload = await fetched_upload(upload, settings)
     elif content_type == "multipart/form-data":
         upload = await read_multipart(request, settings.max_upload_bytes)
     else:

@@ -74,6 +74,18 @@ class DocumentCreate(DocumentFields):
     )
 
 
+class DocumentFromUrl(DocumentFields):
+    """A JSON upload of a URL to fetch (not in `documents/batch`)."""
+
+    url: str = Field(
+        min_length=1,
+        max_length=4000,
+        description="http or https; public addresses only unless the operator allows others "
+        "(docs/sources.md). An HTML page is reduced to its main content, other formats go to "
+        "their parsers; `source_uri` defaults to the URL.",
+    )
+
+
 def _not_nullable(schema: dict[str, Any]) -> None:
     """The schema of a field that may be left out but not sent as null: its non-null branch."""
     branches = schema.pop("anyOf")
@@ -168,6 +180,12 @@ class DocumentRead(BaseModel):
     progress: Progress
     created_at: datetime
     updated_at: datetime
+    source_id: uuid.UUID | None = Field(
+        default=None, description="The knowledge source that wrote it (docs/sources.md)."
+    )
+    source_record_id: str | None = Field(
+        default=None, description="Its item in that source: a record id, a path, a URL."
+    )
 
 
 class TreeRead(BaseModel):

@@ -77,6 +77,8 @@ def to_read(document: Document) -> DocumentRead:
         ),
         created_at=document.created_at,
         updated_at=document.updated_at,
+        source_id=document.source_id,
+        source_record_id=document.source_record_id,
     )
 
 
@@ -448,3 +450,36 @@ async def reindex(
     await session.flush()
     await session.refresh(document)
     return document
+
+
+async def delete_of_source(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    source_id: uuid.UUID,
+    *,
+    record_ids: Sequence[str] | None = None,
+) -> int:
+    """Delete the documents a knowledge source wrote (those of some of its records), every
+    version of each, as DELETE does; how many."""
+    spec: dict[str, Any] = {"source_id": str(source_id)}
+    if record_ids is not None:
+        spec["source_record_id"] = {"$in": list(record_ids)}
+    result = await delete_matching(session, kb, spec, visible=true(), dry_run=False)
+    return result.deleted
+
+
+async def mark_source(
+    session: AsyncSession, source_id: uuid.UUID, records: Sequence[tuple[uuid.UUID, str]]
+) -> None:
+    """Documents (id, record id) were written by the knowledge source."""
+    await repository.set_source(session, source_id, records)
+
+
+async def detach_source(session: AsyncSession, source_id: uuid.UUID) -> int:
+    return await repository.detach_source(session, source_id)
+
+
+async def external_id_sources(
+    session: AsyncSession, kb: KnowledgeBase, external_ids: Sequence[str]
+) -> dict[str, uuid.UUID | None]:
+    return await repository.external_id_sources(session, kb.id, external_ids)

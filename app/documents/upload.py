@@ -12,7 +12,12 @@ from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
-from app.documents.schemas import DocumentBatchCreate, DocumentCreate, DocumentFields
+from app.documents.schemas import (
+    DocumentBatchCreate,
+    DocumentCreate,
+    DocumentFields,
+    DocumentFromUrl,
+)
 from app.ingestion.detect import detect_format
 from app.kit.bodies import invalid_body, limited_stream, read_json_model
 from app.kit.errors import BadRequest, UnprocessableDocument, ValidationFailed
@@ -41,11 +46,35 @@ class Upload:
     # Form fields a route reads besides these (`read_multipart(also=...)`), those sent only
     # (an empty one as "").
     also: dict[str, str] = field(default_factory=dict)
+    # A JSON upload of a URL: `data` is empty until `app/documents/from_url.py` fetches it.
+    url: str | None = None
 
 
 async def read_json(request: Request, limit: int) -> Upload:
-    data = await read_json_model(request, DocumentCreate, limit=limit, what="a valid document")
-    return _upload_of(data)
+    """A JSON upload: text (DocumentCreate), or a URL to fetch (DocumentFromUrl)."""
+    body = b"".join([piece async for piece in limited_stream(request, limit)])
+    try:
+        if _names_url(body):
+            return _url_upload(DocumentFromUrl.model_validate_json(body))
+        return _upload_of(DocumentCreate.model_validate_json(body))
+    except ValidationError as exc:
+        raise invalid_body(exc, "a valid document") from exc
+
+
+def _names_url(body: bytes) -> bool:
+    """Whether the body is an object with a `url` key. Parsed only when the bytes hold `"url"`
+    (a text upload's own quotes are escaped, so its text rarely does)."""
+    if b'"url"' not in body:
+        return False
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return False  # the model's parse reports it
+    return isinstance(value, dict) and "url" in value
+
+
+def _url_upload(data: DocumentFromUrl) -> Upload:
+    return Upload(data=b"", url=data.url, **_fields_of(data))
 
 
 async def read_json_batch(request: Request, limit: int) -> list[Upload]:

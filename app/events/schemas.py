@@ -16,6 +16,8 @@ EventType = Literal[
     "document.failed",
     "document.updated",
     "document.deleted",
+    "source.synced",
+    "source.failed",
 ]
 
 
@@ -30,7 +32,9 @@ class EventRead(BaseModel):
         "`title`, `source_uri`, `status`, `error`, `chunk_count`, `embedded_count`, `format`, "
         "`metadata`; `replaced` (document.ready: the version it replaced), `changed` "
         "(document.updated: the fields a PATCH changed) and `reason` (document.deleted: "
-        "`deleted`, `replaced` or `superseded`); for knowledge bases `id`, `name`, `title`."
+        "`deleted`, `replaced` or `superseded`); for knowledge bases `id`, `name`, `title`; for "
+        "sources (`source.synced`, `source.failed`) `id`, `name`, `kind`, `run_id`, `counts`, "
+        "`error`."
     )
 
 

@@ -67,6 +67,26 @@ def knowledge_base_event(session: AsyncSession, kb: KnowledgeBase, type_: EventT
     )
 
 
+def source_event(
+    session: AsyncSession,
+    *,
+    project_id: uuid.UUID,
+    knowledge_base_id: uuid.UUID,
+    source_id: uuid.UUID,
+    type_: EventType,
+    data: dict[str, Any],
+) -> None:
+    """A knowledge source's sync ended (app/sources)."""
+    repository.add(
+        session,
+        project_id=project_id,
+        knowledge_base_id=knowledge_base_id,
+        type_=type_,
+        subject_id=source_id,
+        data={"id": str(source_id), **data},
+    )
+
+
 def to_read(event: Event) -> EventRead:
     return EventRead.model_validate(
         {

@@ -9,6 +9,7 @@ from app.models.events import Event
 from app.models.jobs import DocumentSource, Job
 from app.models.knowledge_bases import KnowledgeBase
 from app.models.projects import DEFAULT_PROJECT_NAME, Project
+from app.models.sources import Source, SourceItem, SourceRun
 from app.models.text_statistics import TextStatistics
 from app.models.webhooks import Webhook
 
@@ -24,6 +25,9 @@ __all__ = [
     "Job",
     "KnowledgeBase",
     "Project",
+    "Source",
+    "SourceItem",
+    "SourceRun",
     "TextStatistics",
     "Webhook",
 ]

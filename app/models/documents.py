@@ -25,6 +25,12 @@ class Document(UUIDPrimaryKey, Timestamps, Base):
             unique=True,
             postgresql_where="external_id IS NOT NULL",
         ),
+        Index(
+            "ix_documents_source",
+            "source_id",
+            "source_record_id",
+            postgresql_where="source_id IS NOT NULL",
+        ),
     )
 
     project_id: Mapped[uuid.UUID] = mapped_column(
@@ -49,3 +55,8 @@ class Document(UUIDPrimaryKey, Timestamps, Base):
     chunk_count: Mapped[int] = mapped_column(default=0)
     embedded_count: Mapped[int] = mapped_column(default=0)
     progress: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    # The knowledge source that wrote it and its item there (app/sources); NULL for uploads.
+    source_id: Mapped[uuid.UUID | None] = mapped_column(
+        ForeignKey("sources.id", ondelete="SET NULL")
+    )
+    source_record_id: Mapped[str | None]

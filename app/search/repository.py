@@ -71,6 +71,8 @@ SEARCH_FIELDS = FieldMap(
         "doc_title": Field(FieldKind.TEXT, documents.c.title),
         "external_id": Field(FieldKind.TEXT, documents.c.external_id, nullable=True),
         "source_uri": Field(FieldKind.TEXT, documents.c.source_uri, nullable=True),
+        "source_id": Field(FieldKind.UUID, documents.c.source_id, nullable=True),
+        "source_record_id": Field(FieldKind.TEXT, documents.c.source_record_id, nullable=True),
         "filename": Field(FieldKind.TEXT, documents.c.filename, nullable=True),
         "format": Field(FieldKind.TEXT, documents.c.format, nullable=True),
         "created_at": Field(FieldKind.DATETIME, documents.c.created_at),
@@ -1139,3 +1141,17 @@ async def chunk_lineage(
         )
     )
     return [(chunk_id, list(node_path or [])) for chunk_id, node_path in rows.all()]
+
+
+async def document_origins(
+    session: AsyncSession, document_ids: set[uuid.UUID]
+) -> dict[uuid.UUID, tuple[uuid.UUID | None, str | None]]:
+    """(source id, source record id) of the documents a knowledge source wrote."""
+    if not document_ids:
+        return {}
+    rows = await session.execute(
+        select(documents.c.id, documents.c.source_id, documents.c.source_record_id).where(
+            documents.c.id.in_(list(document_ids)), documents.c.source_id.is_not(None)
+        )
+    )
+    return {row[0]: (row[1], row[2]) for row in rows.all()}

@@ -286,6 +286,12 @@ class SearchHit(BaseModel):
     start_offset: int | None = None
     end_offset: int | None = None
     metadata: dict[str, Any] = Field(description="The document's metadata, then the chunk's.")
+    source_id: uuid.UUID | None = Field(
+        default=None, description="The knowledge source of the document, if one wrote it."
+    )
+    source_record_id: str | None = Field(
+        default=None, description="The document's item in that source (record id, path, URL)."
+    )
     highlights: list[str] = Field(description="Fragments with query terms in <mark> tags.")
     context: HitContext | None = None
     explain: HitExplain | None = None

@@ -298,6 +298,10 @@ async def search(
         else {}
     )
     hits = [_hit(row, options, mode, contexts.get(row.chunk_id)) for row in rows]
+    # The source of each hit's document: by primary key, for the few documents of a page.
+    origins = await repository.document_origins(session, {hit.doc_id for hit in hits})
+    for hit in hits:
+        hit.source_id, hit.source_record_id = origins.get(hit.doc_id, (None, None))
     warnings = [] if hits else await _filter_warnings(session, kbs, options, visible)
     return SearchResponse(
         query=options.query,

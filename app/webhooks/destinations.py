@@ -10,13 +10,12 @@ HTTP client's) is stated in docs/webhooks.md.
 from __future__ import annotations
 
 import asyncio
-import ipaddress
-import socket
 from urllib.parse import urlsplit
 
 from pydantic_core import PydanticCustomError
 
 from app.config import Settings
+from app.kit.fetch import AddressPolicy, resolve
 
 MAX_URL_CHARS = 2000
 SCHEMES = frozenset({"http", "https"})
@@ -52,23 +51,6 @@ def private_allowed(settings: Settings) -> bool:
     return settings.env in ("development", "test") or settings.webhook_allow_private
 
 
-def forbidden(address: str) -> bool:
-    """True for addresses a webhook must not reach: loopback, private, link-local, multicast,
-    reserved, unspecified, and anything else not globally routable (carrier-grade NAT)."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone (fe80::1%eth0)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped  # ::ffff:127.0.0.1 is 127.0.0.1
-    return (
-        ip.is_loopback
-        or ip.is_private
-        or ip.is_link_local
-        or ip.is_multicast
-        or ip.is_reserved
-        or ip.is_unspecified
-        or not ip.is_global
-    )
-
-
 async def destination_problem(url: str, settings: Settings) -> str | None:
     """Why the service may not send to `url` now (after resolving its host), or None."""
     reason = url_problem(url)
@@ -79,13 +61,12 @@ async def destination_problem(url: str, settings: Settings) -> str | None:
     port = parts.port or DEFAULT_PORTS[parts.scheme]
     try:
         async with asyncio.timeout(settings.webhook_timeout_s):
-            found = await asyncio.get_running_loop().getaddrinfo(
-                host, port, type=socket.SOCK_STREAM
-            )
+            addresses = await resolve(host, port)
     except (OSError, TimeoutError):
         return f"has a host, {host!r}, that does not resolve"
-    addresses = sorted({str(info[4][0]) for info in found})
-    refused = [address for address in addresses if forbidden(address)]
+    # The one address check outbound requests share (app/kit/fetch.py).
+    policy = AddressPolicy(allow_private=False)
+    refused = [address for address in addresses if not policy.permits(address)]
     if refused or not addresses:
         return (
             f"has a host, {host!r}, that resolves to {', '.join(refused) or 'nothing'}: "

@@ -41,6 +41,7 @@ from .chunk_upsert_metadata import ChunkUpsertMetadata
 from .citation import Citation
 from .common_lexeme import CommonLexeme
 from .context_node import ContextNode
+from .crawl import Crawl
 from .dify_condition import DifyCondition
 from .dify_condition_comparison_operator import DifyConditionComparisonOperator
 from .dify_error import DifyError
@@ -62,6 +63,9 @@ from .document_create_metadata import DocumentCreateMetadata
 from .document_delete_by_filter import DocumentDeleteByFilter
 from .document_delete_by_filter_filter import DocumentDeleteByFilterFilter
 from .document_delete_result import DocumentDeleteResult
+from .document_from_url import DocumentFromUrl
+from .document_from_url_chunking_type_0 import DocumentFromUrlChunkingType0
+from .document_from_url_metadata import DocumentFromUrlMetadata
 from .document_imported import DocumentImported
 from .document_node import DocumentNode
 from .document_read import DocumentRead
@@ -99,6 +103,7 @@ from .hit_explain import HitExplain
 from .hnsw_config import HnswConfig
 from .include import Include
 from .intent import Intent
+from .item_error import ItemError
 from .job_read import JobRead
 from .job_read_status import JobReadStatus
 from .knowledge_base_copied import KnowledgeBaseCopied
@@ -129,6 +134,8 @@ from .page_chunk_read import PageChunkRead
 from .page_document_read import PageDocumentRead
 from .page_knowledge_base_read import PageKnowledgeBaseRead
 from .page_project_read import PageProjectRead
+from .page_source_read import PageSourceRead
+from .page_source_run_read import PageSourceRunRead
 from .page_webhook_read import PageWebhookRead
 from .paragraph_node import ParagraphNode
 from .parent_section import ParentSection
@@ -140,12 +147,26 @@ from .parse_request_chunking_type_0 import ParseRequestChunkingType0
 from .parse_request_format_type_0 import ParseRequestFormatType0
 from .parsed_chunk import ParsedChunk
 from .parsed_document import ParsedDocument
+from .planned_item import PlannedItem
+from .planned_item_action import PlannedItemAction
 from .problem import Problem
 from .progress import Progress
 from .progress_stage import ProgressStage
 from .project_create import ProjectCreate
 from .project_read import ProjectRead
 from .readiness import Readiness
+from .record_result import RecordResult
+from .record_result_op import RecordResultOp
+from .record_result_result import RecordResultResult
+from .record_write import RecordWrite
+from .record_write_fields_type_0 import RecordWriteFieldsType0
+from .record_write_metadata import RecordWriteMetadata
+from .record_write_op import RecordWriteOp
+from .records_push import RecordsPush
+from .records_result import RecordsResult
+from .run_counts import RunCounts
+from .schedule import Schedule
+from .schedule_read import ScheduleRead
 from .scope import Scope
 from .search_hit import SearchHit
 from .search_hit_metadata import SearchHitMetadata
@@ -157,6 +178,24 @@ from .search_response_text_queries import SearchResponseTextQueries
 from .section_node import SectionNode
 from .sentence_node import SentenceNode
 from .source import Source
+from .source_create import SourceCreate
+from .source_create_kind import SourceCreateKind
+from .source_create_metadata import SourceCreateMetadata
+from .source_health_read import SourceHealthRead
+from .source_read import SourceRead
+from .source_read_access_type_0 import SourceReadAccessType0
+from .source_read_config import SourceReadConfig
+from .source_read_kind import SourceReadKind
+from .source_read_metadata import SourceReadMetadata
+from .source_run_read import SourceRunRead
+from .source_run_read_status import SourceRunReadStatus
+from .source_run_read_trigger import SourceRunReadTrigger
+from .source_update import SourceUpdate
+from .source_update_metadata_type_0 import SourceUpdateMetadataType0
+from .sync_plan_read import SyncPlanRead
+from .sync_plan_read_status import SyncPlanReadStatus
+from .sync_plan_read_trigger import SyncPlanReadTrigger
+from .sync_request import SyncRequest
 from .text_match import TextMatch
 from .text_statistics_read import TextStatisticsRead
 from .tool_call_result import ToolCallResult
@@ -219,6 +258,7 @@ __all__ = (
     "Citation",
     "CommonLexeme",
     "ContextNode",
+    "Crawl",
     "DifyCondition",
     "DifyConditionComparisonOperator",
     "DifyError",
@@ -240,6 +280,9 @@ __all__ = (
     "DocumentDeleteByFilter",
     "DocumentDeleteByFilterFilter",
     "DocumentDeleteResult",
+    "DocumentFromUrl",
+    "DocumentFromUrlChunkingType0",
+    "DocumentFromUrlMetadata",
     "DocumentImported",
     "DocumentNode",
     "DocumentRead",
@@ -277,6 +320,7 @@ __all__ = (
     "HnswConfig",
     "Include",
     "Intent",
+    "ItemError",
     "JobRead",
     "JobReadStatus",
     "KnowledgeBaseCopied",
@@ -307,6 +351,8 @@ __all__ = (
     "PageDocumentRead",
     "PageKnowledgeBaseRead",
     "PageProjectRead",
+    "PageSourceRead",
+    "PageSourceRunRead",
     "PageWebhookRead",
     "ParagraphNode",
     "ParentSection",
@@ -318,12 +364,26 @@ __all__ = (
     "ParseRequest",
     "ParseRequestChunkingType0",
     "ParseRequestFormatType0",
+    "PlannedItem",
+    "PlannedItemAction",
     "Problem",
     "Progress",
     "ProgressStage",
     "ProjectCreate",
     "ProjectRead",
     "Readiness",
+    "RecordResult",
+    "RecordResultOp",
+    "RecordResultResult",
+    "RecordsPush",
+    "RecordsResult",
+    "RecordWrite",
+    "RecordWriteFieldsType0",
+    "RecordWriteMetadata",
+    "RecordWriteOp",
+    "RunCounts",
+    "Schedule",
+    "ScheduleRead",
     "Scope",
     "SearchHit",
     "SearchHitMetadata",
@@ -335,6 +395,24 @@ __all__ = (
     "SectionNode",
     "SentenceNode",
     "Source",
+    "SourceCreate",
+    "SourceCreateKind",
+    "SourceCreateMetadata",
+    "SourceHealthRead",
+    "SourceRead",
+    "SourceReadAccessType0",
+    "SourceReadConfig",
+    "SourceReadKind",
+    "SourceReadMetadata",
+    "SourceRunRead",
+    "SourceRunReadStatus",
+    "SourceRunReadTrigger",
+    "SourceUpdate",
+    "SourceUpdateMetadataType0",
+    "SyncPlanRead",
+    "SyncPlanReadStatus",
+    "SyncPlanReadTrigger",
+    "SyncRequest",
     "TextMatch",
     "TextStatisticsRead",
     "ToolCallResult",

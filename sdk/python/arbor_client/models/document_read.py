@@ -42,6 +42,8 @@ class DocumentRead:
         title (str):
         updated_at (datetime.datetime):
         access (DocumentAccess | None | Unset):
+        source_id (None | Unset | UUID): The knowledge source that wrote it (docs/sources.md).
+        source_record_id (None | str | Unset): Its item in that source: a record id, a path, a URL.
     """
 
     chunk_count: int
@@ -62,6 +64,8 @@ class DocumentRead:
     title: str
     updated_at: datetime.datetime
     access: DocumentAccess | None | Unset = UNSET
+    source_id: None | Unset | UUID = UNSET
+    source_record_id: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -115,6 +119,20 @@ class DocumentRead:
         else:
             access = self.access
 
+        source_id: None | str | Unset
+        if isinstance(self.source_id, Unset):
+            source_id = UNSET
+        elif isinstance(self.source_id, UUID):
+            source_id = str(self.source_id)
+        else:
+            source_id = self.source_id
+
+        source_record_id: None | str | Unset
+        if isinstance(self.source_record_id, Unset):
+            source_record_id = UNSET
+        else:
+            source_record_id = self.source_record_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -140,6 +158,10 @@ class DocumentRead:
         )
         if access is not UNSET:
             field_dict["access"] = access
+        if source_id is not UNSET:
+            field_dict["source_id"] = source_id
+        if source_record_id is not UNSET:
+            field_dict["source_record_id"] = source_record_id
 
         return field_dict
 
@@ -231,6 +253,32 @@ class DocumentRead:
 
         access = _parse_access(d.pop("access", UNSET))
 
+        def _parse_source_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                source_id_type_0 = UUID(data)
+
+                return source_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        source_id = _parse_source_id(d.pop("source_id", UNSET))
+
+        def _parse_source_record_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        source_record_id = _parse_source_record_id(d.pop("source_record_id", UNSET))
+
         document_read = cls(
             chunk_count=chunk_count,
             content_sha256=content_sha256,
@@ -250,6 +298,8 @@ class DocumentRead:
             title=title,
             updated_at=updated_at,
             access=access,
+            source_id=source_id,
+            source_record_id=source_record_id,
         )
 
         document_read.additional_properties = d

@@ -25,7 +25,8 @@ class EventRead:
         data (EventReadData): The subject when it happened: for documents `id`, `external_id`, `title`, `source_uri`,
             `status`, `error`, `chunk_count`, `embedded_count`, `format`, `metadata`; `replaced` (document.ready: the
             version it replaced), `changed` (document.updated: the fields a PATCH changed) and `reason` (document.deleted:
-            `deleted`, `replaced` or `superseded`); for knowledge bases `id`, `name`, `title`.
+            `deleted`, `replaced` or `superseded`); for knowledge bases `id`, `name`, `title`; for sources (`source.synced`,
+            `source.failed`) `id`, `name`, `kind`, `run_id`, `counts`, `error`.
         id (int): Unique per event; events are ordered by the feed, not by id.
         knowledge_base_id (UUID):
         subject_id (UUID): The knowledge base or document it is about.

@@ -14,7 +14,8 @@ class EventReadData:
     """The subject when it happened: for documents `id`, `external_id`, `title`, `source_uri`, `status`, `error`,
     `chunk_count`, `embedded_count`, `format`, `metadata`; `replaced` (document.ready: the version it replaced),
     `changed` (document.updated: the fields a PATCH changed) and `reason` (document.deleted: `deleted`, `replaced` or
-    `superseded`); for knowledge bases `id`, `name`, `title`.
+    `superseded`); for knowledge bases `id`, `name`, `title`; for sources (`source.synced`, `source.failed`) `id`,
+    `name`, `kind`, `run_id`, `counts`, `error`.
 
     """
 

@@ -9,6 +9,8 @@ class EventReadType(StrEnum):
     KNOWLEDGE_BASE_CREATED = "knowledge_base.created"
     KNOWLEDGE_BASE_DELETED = "knowledge_base.deleted"
     KNOWLEDGE_BASE_UPDATED = "knowledge_base.updated"
+    SOURCE_FAILED = "source.failed"
+    SOURCE_SYNCED = "source.synced"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -42,6 +42,8 @@ class SearchHit:
         explain (HitExplain | None | Unset):
         page_end (int | None | Unset):
         page_start (int | None | Unset):
+        source_id (None | Unset | UUID): The knowledge source of the document, if one wrote it.
+        source_record_id (None | str | Unset): The document's item in that source (record id, path, URL).
         spans (list[ChunkSpan] | Unset): Set when the chunk holds several small sections merged together: each one's
             lineage and range (`section_titles` names only what they share).
         start_offset (int | None | Unset):
@@ -66,6 +68,8 @@ class SearchHit:
     explain: HitExplain | None | Unset = UNSET
     page_end: int | None | Unset = UNSET
     page_start: int | None | Unset = UNSET
+    source_id: None | Unset | UUID = UNSET
+    source_record_id: None | str | Unset = UNSET
     spans: list[ChunkSpan] | Unset = UNSET
     start_offset: int | None | Unset = UNSET
     vector: list[float] | None | Unset = UNSET
@@ -136,6 +140,20 @@ class SearchHit:
         else:
             page_start = self.page_start
 
+        source_id: None | str | Unset
+        if isinstance(self.source_id, Unset):
+            source_id = UNSET
+        elif isinstance(self.source_id, UUID):
+            source_id = str(self.source_id)
+        else:
+            source_id = self.source_id
+
+        source_record_id: None | str | Unset
+        if isinstance(self.source_record_id, Unset):
+            source_record_id = UNSET
+        else:
+            source_record_id = self.source_record_id
+
         spans: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.spans, Unset):
             spans = []
@@ -187,6 +205,10 @@ class SearchHit:
             field_dict["page_end"] = page_end
         if page_start is not UNSET:
             field_dict["page_start"] = page_start
+        if source_id is not UNSET:
+            field_dict["source_id"] = source_id
+        if source_record_id is not UNSET:
+            field_dict["source_record_id"] = source_record_id
         if spans is not UNSET:
             field_dict["spans"] = spans
         if start_offset is not UNSET:
@@ -296,6 +318,32 @@ class SearchHit:
 
         page_start = _parse_page_start(d.pop("page_start", UNSET))
 
+        def _parse_source_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                source_id_type_0 = UUID(data)
+
+                return source_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        source_id = _parse_source_id(d.pop("source_id", UNSET))
+
+        def _parse_source_record_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        source_record_id = _parse_source_record_id(d.pop("source_record_id", UNSET))
+
         _spans = d.pop("spans", UNSET)
         spans: list[ChunkSpan] | Unset = UNSET
         if _spans is not UNSET:
@@ -350,6 +398,8 @@ class SearchHit:
             explain=explain,
             page_end=page_end,
             page_start=page_start,
+            source_id=source_id,
+            source_record_id=source_record_id,
             spans=spans,
             start_offset=start_offset,
             vector=vector,

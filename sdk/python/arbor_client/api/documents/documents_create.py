@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.document_create import DocumentCreate
+from ...models.document_from_url import DocumentFromUrl
 from ...models.document_read import DocumentRead
 from ...models.documents_create_files_body import DocumentsCreateFilesBody
 from ...models.problem import Problem
@@ -16,7 +17,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     kb: str,
     *,
-    body: DocumentCreate | DocumentsCreateFilesBody | Unset = UNSET,
+    body: DocumentCreate | DocumentFromUrl | DocumentsCreateFilesBody | Unset = UNSET,
     wait: bool | Unset = False,
     timeout: float | Unset = 60.0,
 ) -> dict[str, Any]:
@@ -38,8 +39,11 @@ def _get_kwargs(
         "params": params,
     }
 
-    if isinstance(body, DocumentCreate):
-        _kwargs["json"] = body.to_dict()
+    if isinstance(body, DocumentCreate | DocumentFromUrl):
+        if isinstance(body, DocumentCreate):
+            _kwargs["json"] = body.to_dict()
+        else:
+            _kwargs["json"] = body.to_dict()
 
         headers["Content-Type"] = "application/json"
     if isinstance(body, DocumentsCreateFilesBody):
@@ -128,7 +132,7 @@ def sync_detailed(
     kb: str,
     *,
     client: AuthenticatedClient,
-    body: DocumentCreate | DocumentsCreateFilesBody | Unset = UNSET,
+    body: DocumentCreate | DocumentFromUrl | DocumentsCreateFilesBody | Unset = UNSET,
     wait: bool | Unset = False,
     timeout: float | Unset = 60.0,
 ) -> Response[DocumentRead | Problem]:
@@ -142,8 +146,7 @@ def sync_detailed(
         kb (str): The knowledge base's id or name.
         wait (bool | Unset): Wait until ready or failed. Default: False.
         timeout (float | Unset): Seconds to wait at most. Default: 60.0.
-        body (DocumentCreate): A JSON upload of text (markdown or plain); files go through
-            multipart.
+        body (DocumentCreate | DocumentFromUrl):
         body (DocumentsCreateFilesBody):
 
     Raises:
@@ -172,7 +175,7 @@ def sync(
     kb: str,
     *,
     client: AuthenticatedClient,
-    body: DocumentCreate | DocumentsCreateFilesBody | Unset = UNSET,
+    body: DocumentCreate | DocumentFromUrl | DocumentsCreateFilesBody | Unset = UNSET,
     wait: bool | Unset = False,
     timeout: float | Unset = 60.0,
 ) -> DocumentRead | Problem | None:
@@ -186,8 +189,7 @@ def sync(
         kb (str): The knowledge base's id or name.
         wait (bool | Unset): Wait until ready or failed. Default: False.
         timeout (float | Unset): Seconds to wait at most. Default: 60.0.
-        body (DocumentCreate): A JSON upload of text (markdown or plain); files go through
-            multipart.
+        body (DocumentCreate | DocumentFromUrl):
         body (DocumentsCreateFilesBody):
 
     Raises:
@@ -211,7 +213,7 @@ async def asyncio_detailed(
     kb: str,
     *,
     client: AuthenticatedClient,
-    body: DocumentCreate | DocumentsCreateFilesBody | Unset = UNSET,
+    body: DocumentCreate | DocumentFromUrl | DocumentsCreateFilesBody | Unset = UNSET,
     wait: bool | Unset = False,
     timeout: float | Unset = 60.0,
 ) -> Response[DocumentRead | Problem]:
@@ -225,8 +227,7 @@ async def asyncio_detailed(
         kb (str): The knowledge base's id or name.
         wait (bool | Unset): Wait until ready or failed. Default: False.
         timeout (float | Unset): Seconds to wait at most. Default: 60.0.
-        body (DocumentCreate): A JSON upload of text (markdown or plain); files go through
-            multipart.
+        body (DocumentCreate | DocumentFromUrl):
         body (DocumentsCreateFilesBody):
 
     Raises:
@@ -253,7 +254,7 @@ async def asyncio(
     kb: str,
     *,
     client: AuthenticatedClient,
-    body: DocumentCreate | DocumentsCreateFilesBody | Unset = UNSET,
+    body: DocumentCreate | DocumentFromUrl | DocumentsCreateFilesBody | Unset = UNSET,
     wait: bool | Unset = False,
     timeout: float | Unset = 60.0,
 ) -> DocumentRead | Problem | None:
@@ -267,8 +268,7 @@ async def asyncio(
         kb (str): The knowledge base's id or name.
         wait (bool | Unset): Wait until ready or failed. Default: False.
         timeout (float | Unset): Seconds to wait at most. Default: 60.0.
-        body (DocumentCreate): A JSON upload of text (markdown or plain); files go through
-            multipart.
+        body (DocumentCreate | DocumentFromUrl):
         body (DocumentsCreateFilesBody):
 
     Raises:

@@ -1,0 +1,243 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.records_push import RecordsPush
+from ...models.records_result import RecordsResult
+from ...types import Response
+
+
+def _get_kwargs(
+    kb: str,
+    source: str,
+    *,
+    body: RecordsPush,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/knowledge-bases/{kb}/sources/{source}/records".format(
+            kb=quote(str(kb), safe=""),
+            source=quote(str(source), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | RecordsResult | None:
+    if response.status_code == 200:
+        response_200 = RecordsResult.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | RecordsResult]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    kb: str,
+    source: str,
+    *,
+    client: AuthenticatedClient,
+    body: RecordsPush,
+) -> Response[Problem | RecordsResult]:
+    """Push records to a `records` source: upserts and deletes, each record a document
+
+     All records of a request are applied in one transaction, in order. A record is the document whose
+    `external_id` is its `record_id`; an unchanged record is not ingested again.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        source (str): The source's id or name.
+        body (RecordsPush):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | RecordsResult]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        source=source,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    kb: str,
+    source: str,
+    *,
+    client: AuthenticatedClient,
+    body: RecordsPush,
+) -> Problem | RecordsResult | None:
+    """Push records to a `records` source: upserts and deletes, each record a document
+
+     All records of a request are applied in one transaction, in order. A record is the document whose
+    `external_id` is its `record_id`; an unchanged record is not ingested again.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        source (str): The source's id or name.
+        body (RecordsPush):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | RecordsResult
+    """
+
+    return sync_detailed(
+        kb=kb,
+        source=source,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    kb: str,
+    source: str,
+    *,
+    client: AuthenticatedClient,
+    body: RecordsPush,
+) -> Response[Problem | RecordsResult]:
+    """Push records to a `records` source: upserts and deletes, each record a document
+
+     All records of a request are applied in one transaction, in order. A record is the document whose
+    `external_id` is its `record_id`; an unchanged record is not ingested again.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        source (str): The source's id or name.
+        body (RecordsPush):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | RecordsResult]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        source=source,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    kb: str,
+    source: str,
+    *,
+    client: AuthenticatedClient,
+    body: RecordsPush,
+) -> Problem | RecordsResult | None:
+    """Push records to a `records` source: upserts and deletes, each record a document
+
+     All records of a request are applied in one transaction, in order. A record is the document whose
+    `external_id` is its `record_id`; an unchanged record is not ingested again.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        source (str): The source's id or name.
+        body (RecordsPush):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | RecordsResult
+    """
+
+    return (
+        await asyncio_detailed(
+            kb=kb,
+            source=source,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,256 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.source_run_read import SourceRunRead
+from ...models.sync_plan_read import SyncPlanRead
+from ...models.sync_request import SyncRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    kb: str,
+    source: str,
+    *,
+    body: None | SyncRequest | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/knowledge-bases/{kb}/sources/{source}/sync".format(
+            kb=quote(str(kb), safe=""),
+            source=quote(str(source), safe=""),
+        ),
+    }
+
+    if isinstance(body, SyncRequest):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | SourceRunRead | SyncPlanRead | None:
+    if response.status_code == 200:
+        response_200 = SyncPlanRead.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 202:
+        response_202 = SourceRunRead.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | SourceRunRead | SyncPlanRead]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    kb: str,
+    source: str,
+    *,
+    client: AuthenticatedClient,
+    body: None | SyncRequest | Unset = UNSET,
+) -> Response[Problem | SourceRunRead | SyncPlanRead]:
+    """Sync the source now, as a background run; `dry_run` answers what it would do
+
+     A dry run answers 200 with the counts and every item's action, and changes nothing. Otherwise 202
+    with the queued run (follow it at `.../runs/{run_id}`); 409 while another run of the source is under
+    way.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        source (str): The source's id or name.
+        body (None | SyncRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | SourceRunRead | SyncPlanRead]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        source=source,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    kb: str,
+    source: str,
+    *,
+    client: AuthenticatedClient,
+    body: None | SyncRequest | Unset = UNSET,
+) -> Problem | SourceRunRead | SyncPlanRead | None:
+    """Sync the source now, as a background run; `dry_run` answers what it would do
+
+     A dry run answers 200 with the counts and every item's action, and changes nothing. Otherwise 202
+    with the queued run (follow it at `.../runs/{run_id}`); 409 while another run of the source is under
+    way.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        source (str): The source's id or name.
+        body (None | SyncRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | SourceRunRead | SyncPlanRead
+    """
+
+    return sync_detailed(
+        kb=kb,
+        source=source,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    kb: str,
+    source: str,
+    *,
+    client: AuthenticatedClient,
+    body: None | SyncRequest | Unset = UNSET,
+) -> Response[Problem | SourceRunRead | SyncPlanRead]:
+    """Sync the source now, as a background run; `dry_run` answers what it would do
+
+     A dry run answers 200 with the counts and every item's action, and changes nothing. Otherwise 202
+    with the queued run (follow it at `.../runs/{run_id}`); 409 while another run of the source is under
+    way.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        source (str): The source's id or name.
+        body (None | SyncRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | SourceRunRead | SyncPlanRead]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        source=source,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    kb: str,
+    source: str,
+    *,
+    client: AuthenticatedClient,
+    body: None | SyncRequest | Unset = UNSET,
+) -> Problem | SourceRunRead | SyncPlanRead | None:
+    """Sync the source now, as a background run; `dry_run` answers what it would do
+
+     A dry run answers 200 with the counts and every item's action, and changes nothing. Otherwise 202
+    with the queued run (follow it at `.../runs/{run_id}`); 409 while another run of the source is under
+    way.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        source (str): The source's id or name.
+        body (None | SyncRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | SourceRunRead | SyncPlanRead
+    """
+
+    return (
+        await asyncio_detailed(
+            kb=kb,
+            source=source,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class SyncPlanReadTrigger(StrEnum):
+    MANUAL = "manual"
+    SCHEDULE = "schedule"
+
+    def __str__(self) -> str:
+        return str(self.value)
