@@ -15,6 +15,7 @@ from app.config import Settings, get_settings
 from app.db.embedded import EmbeddedPostgres
 from app.db.migrate import upgrade_to_head
 from app.db.urls import asyncpg_dsn
+from app.observability import logs
 
 logger = logging.getLogger("arbor")
 
@@ -95,6 +96,7 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
                 host=host,
                 port=port,
                 log_level=settings.log_level,
+                log_config=logs.dict_config(level=settings.log_level, fmt=settings.log_format),
             )
     finally:
         if embedded is not None:
@@ -109,12 +111,18 @@ def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> No
     stream at once (docs/benchmarks.md). The children are spawned, so they read their settings
     from the environment set here.
     """
+    import shutil
     import subprocess
+    import tempfile
 
     import uvicorn
 
     os.environ["DATABASE_URL"] = url
     os.environ["ARBOR_HOST"] = host
+    # Metrics of every child merged at /metrics (app/observability/metrics.py): a fresh
+    # folder per start, so that a previous run's counters are not added in.
+    metrics_dir = tempfile.mkdtemp(prefix="arbor-metrics-")
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
     os.environ["PORT"] = str(port)
     jobs = None
     if settings.workers > 0:
@@ -131,8 +139,10 @@ def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> No
             port=port,
             workers=settings.http_workers,
             log_level=settings.log_level,
+            log_config=logs.dict_config(level=settings.log_level, fmt=settings.log_format),
         )
     finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
         if jobs is not None:
             jobs.send_signal(signal.SIGTERM)
             try:
@@ -218,11 +228,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     settings = get_settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    logs.configure(level=settings.log_level, fmt=settings.log_format)
     # pgserver narrates every pg_ctl call at INFO; its failures still come through.
     logging.getLogger("pgserver").setLevel(logging.WARNING)
     if args.command == "serve":
