@@ -126,33 +126,24 @@ async def test_beir_files_as_multipart(client: httpx.AsyncClient) -> None:
     }
 
 
-@pytest.mark.parametrize(
-    ("body", "type_"),
-    [
-        (
-            {"queries": QUERIES, "qrels": QRELS, "configurations": [{"name": "x", "query": "y"}]},
-            "validation-error",
-        ),
-        (
-            {"queries": QUERIES, "qrels": QRELS, "configurations": [{"name": "x", "mode": "nope"}]},
-            "validation-error",
-        ),
-        (
-            {"queries": QUERIES, "qrels": QRELS, "configurations": [{"name": "x"}, {"name": "x"}]},
-            "validation-error",
-        ),
-        ({"queries": [], "qrels": QRELS}, "validation-error"),
-        ({"queries": QUERIES}, "validation-error"),
-    ],
-)
-async def test_bad_evaluations_are_422(
-    client: httpx.AsyncClient, body: dict[str, Any], type_: str
-) -> None:
+BAD_BODIES: list[dict[str, Any]] = [
+    {"queries": QUERIES, "qrels": QRELS, "configurations": [{"name": "x", "query": "y"}]},
+    {"queries": QUERIES, "qrels": QRELS, "configurations": [{"name": "x", "mode": "nope"}]},
+    {"queries": QUERIES, "qrels": QRELS, "configurations": [{"name": "x"}, {"name": "x"}]},
+    {"queries": [], "qrels": QRELS},
+    {"queries": QUERIES},
+    {"queries": [*QUERIES, QUERIES[0]], "qrels": QRELS},
+]
+
+
+async def test_bad_evaluations_are_422(client: httpx.AsyncClient) -> None:
     kb = await knowledge_base(client, "bad", {})
-    response = await client.post(f"/v1/knowledge-bases/{kb}/evaluations", json=body)
-    assert response.status_code == 422, response.text
-    assert response.headers["content-type"] == "application/problem+json"
-    assert response.json()["type"].endswith(type_)
+    for body in BAD_BODIES:
+        response = await client.post(f"/v1/knowledge-bases/{kb}/evaluations", json=body)
+        assert response.status_code == 422, (body, response.text)
+        assert response.headers["content-type"] == "application/problem+json"
+        assert response.json()["type"].endswith("/validation-error")
+        assert response.json()["errors"]
 
 
 async def test_other_media_types_and_unknown_ids(client: httpx.AsyncClient) -> None:
