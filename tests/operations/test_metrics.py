@@ -89,3 +89,27 @@ def test_metrics_of_several_processes_are_merged(tmp_path: Path) -> None:
     assert (
         value(found, "arbor_http_requests_total", method="GET", route="/healthz", status="200") == 2
     )
+
+
+def test_the_dashboard_and_the_docs_name_only_metrics_that_exist() -> None:
+    import re
+
+    from prometheus_client.registry import REGISTRY
+
+    known = {
+        sample_name
+        for family in REGISTRY.collect()
+        for sample_name in (
+            family.name,
+            f"{family.name}_total",
+            f"{family.name}_bucket",
+            f"{family.name}_sum",
+            f"{family.name}_count",
+        )
+    }
+    root = Path(__file__).resolve().parents[2] / "docs"
+    for name in ("grafana-dashboard.json", "operations.md"):
+        used = set(re.findall(r"\barbor_[a-z_]+", (root / name).read_text()))
+        used = {u for u in used if u not in {"arbor_app", "arbor_restored", "arbor_project_id"}}
+        assert used, name
+        assert used <= known, (name, sorted(used - known))
