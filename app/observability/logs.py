@@ -12,6 +12,7 @@ import contextvars
 import json
 import logging
 import logging.config
+import re
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -34,22 +35,35 @@ class ContextFilter(logging.Filter):
         return True
 
 
+# An API key's secret part: what follows its public `arb_` + 12-character id.
+KEY_SECRET = re.compile(r"\b(arb_[a-z0-9]{12})[A-Za-z0-9_-]{20,}")
+
+
+def redact(text: str) -> str:
+    """API keys cut to their public prefix (which names the key, and is stored in clear)."""
+    return KEY_SECRET.sub(r"\1...", text)
+
+
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger, message, request and trace ids."""
+    """One JSON object per line: time, level, logger, message, request and trace ids.
+
+    Shipped logs outlive the process and reach more readers than its console: a key in a
+    message (the generated first admin key, announced once) is cut to its public prefix; the
+    whole key is in ARBOR_ADMIN_KEY_FILE."""
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": redact(record.getMessage()),
         }
         for field in ("request_id", "trace_id", "span_id"):
             value = getattr(record, field, "-")
             if value != "-":
                 entry[field] = value
         if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
+            entry["exception"] = redact(self.formatException(record.exc_info))
         return json.dumps(entry, ensure_ascii=False, default=str)
 
 

@@ -130,3 +130,14 @@ async def test_every_log_line_of_a_request_carries_its_id_as_json() -> None:
     assert {line["request_id"] for line in lines} == {response.headers["x-request-id"]}
     assert lines[1]["level"] == "warning"
     assert lines[0]["logger"] == "arbor.test.request"
+
+
+def test_json_lines_carry_no_key_secret() -> None:
+    from app.auth import keys
+
+    key, prefix = keys.generate()
+    record = logging.LogRecord("arbor", logging.WARNING, __file__, 1, "first key: %s", (key,), None)
+    ContextFilter().filter(record)
+    line = JsonFormatter().format(record)
+    assert key not in line
+    assert json.loads(line)["message"] == f"first key: {prefix}..."
