@@ -23,7 +23,7 @@ from app.analytics.schemas import DayCount, LatencyPercentiles, QueryCount, Sear
 from app.db.engine import Database
 from app.db.outage import is_outage
 from app.kit.errors import ValidationFailed
-from app.models import KnowledgeBase, SearchQuery
+from app.models import KnowledgeBase
 from app.observability import metrics
 from app.search.schemas import SearchResponse
 
@@ -54,16 +54,16 @@ def note_search(
     request.state.search_analytics = (
         project_id,
         [
-            SearchQuery(
-                id=uuid.uuid4(),
-                project_id=project_id,
-                knowledge_base_id=kb_id,
-                query=query or None,
-                mode=found.mode.value,
-                hits=len(found.hits),
-                top_score=top_score,
-                latency_ms=seconds * 1000,
-            )
+            {
+                "id": uuid.uuid4(),
+                "project_id": project_id,
+                "knowledge_base_id": kb_id,
+                "query": query or None,
+                "mode": found.mode.value,
+                "hits": len(found.hits),
+                "top_score": top_score,
+                "latency_ms": seconds * 1000,
+            }
             for kb_id in found.knowledge_bases
         ],
     )
@@ -88,7 +88,7 @@ class AnalyticsMiddleware:
                 await _write(scope["app"].state.database, *noted)
 
 
-async def _write(database: Database, project_id: uuid.UUID, rows: list[SearchQuery]) -> None:
+async def _write(database: Database, project_id: uuid.UUID, rows: list[dict[str, Any]]) -> None:
     try:
         async with database.transaction(project_id=project_id) as session:
             await repository.add(session, rows)
