@@ -91,7 +91,7 @@ class AnalyticsMiddleware:
 async def _write(database: Database, project_id: uuid.UUID, rows: list[dict[str, Any]]) -> None:
     try:
         async with database.transaction(project_id=project_id) as session:
-            await repository.add(session, rows)
+            await repository.add(session, rows, durable=False)
     except Exception as exc:
         metrics.ANALYTICS_DROPPED.inc(len(rows))
         if is_outage(exc):

@@ -124,7 +124,7 @@ DB_POOL_IN_USE = Gauge(
     "arbor_db_pool_in_use", "Database connections checked out.", multiprocess_mode="livesum"
 )
 DB_POOL_SIZE = Gauge(
-    "arbor_db_pool_size", "Database connections the pool holds.", multiprocess_mode="livesum"
+    "arbor_db_pool_size", "Connections the pool keeps (its size).", multiprocess_mode="livesum"
 )
 DB_POOL_WAITING = Gauge(
     "arbor_db_pool_waiting",
