@@ -223,10 +223,28 @@ def main(argv: list[str] | None = None) -> None:
         "worker", help="run ingestion jobs and webhook delivery (more workers)"
     )
     worker_cmd.add_argument("--concurrency", type=int, default=None)
+    eval_cmd = commands.add_parser(
+        "eval",
+        help="measure retrieval on a running server: BEIR queries and qrels to "
+        "POST .../evaluations (key in ARBOR_API_KEY)",
+    )
+    eval_cmd.add_argument("knowledge_base")
+    eval_cmd.add_argument("queries", type=Path, help="BEIR queries.jsonl")
+    eval_cmd.add_argument("qrels", type=Path, help="BEIR qrels TSV")
+    eval_cmd.add_argument("--url", default="http://127.0.0.1:8000")
+    eval_cmd.add_argument(
+        "--configurations", help="a JSON list of {name, ...search options}, or a file holding one"
+    )
+    eval_cmd.add_argument("--name")
     export_cmd = commands.add_parser("export-openapi", help="write the OpenAPI document")
     export_cmd.add_argument("path", type=Path, nargs="?", default=Path("openapi/openapi.json"))
     args = parser.parse_args(argv)
 
+    if args.command == "eval":
+        from app.evaluations import client
+
+        client.main(args)
+        return
     settings = get_settings()
     logs.configure(level=settings.log_level, fmt=settings.log_format)
     # pgserver narrates every pg_ctl call at INFO; its failures still come through.
