@@ -43,9 +43,9 @@ async def add(
     session: AsyncSession, rows: Sequence[dict[str, Any]], *, durable: bool = True
 ) -> None:
     """Insert analytics rows. Not `durable`: the commit does not wait for the WAL flush
-    (synchronous_commit off for this transaction alone), which took 35 ms of a loaded disk
-    per search while the row held a pooled connection; a database crash may lose the last
-    fraction of a second of rows, never corrupt them."""
+    (synchronous_commit off for this transaction alone), the largest part of a one-row
+    transaction on a busy disk, while the row holds a pooled connection; a database crash may
+    lose the last fraction of a second of rows, never corrupt them."""
     if not durable:
         await session.execute(text("SET LOCAL synchronous_commit = off"))
     # A Core INSERT: the ORM's unit of work would cost each search more CPU than the row.
