@@ -127,6 +127,13 @@ class Settings(BaseSettings):
     source_sync_concurrency: int = Field(default=2, ge=1)
     source_schedule_poll_s: float = Field(default=15.0, gt=0)
 
+    # Operations (docs/operations.md). Logs: `text`, or `json` (one object per line).
+    log_format: Literal["text", "json"] = "text"
+    # Search analytics: rows older than this are pruned hourly (0 keeps them); `off` keeps
+    # no query text (counts, latencies and scores only).
+    analytics_retention_days: int = Field(default=30, ge=0)
+    analytics_text: bool = True
+
     @field_validator("admin_key", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:

@@ -29,6 +29,7 @@ from app.config import Settings
 from app.db.engine import Database
 from app.documents import enrichment
 from app.documents import repository as documents_repository
+from app.evaluations import service as evaluations
 from app.events import service as events
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
@@ -38,6 +39,7 @@ from app.jobs import repository as jobs_repository
 from app.jobs.worker import WorkerPool
 from app.kit.errors import AppError
 from app.models import Chunk, Document, DocumentSource, Job, KnowledgeBase
+from app.observability.metrics import stage
 from app.search import text_statistics
 from app.sources.sync import JOB_KIND as SYNC_JOB_KIND
 from app.sources.sync import Syncer, SyncJobs
@@ -130,7 +132,8 @@ class Ingestor:
                 await self._settle(unsettled, job, JobGone())
         if kb is None or not works:
             return
-        works = await self._each(works, unsettled, self._parse)
+        with stage("parse"):
+            works = await self._each(works, unsettled, self._parse)
         works = await self._set_stage(works, unsettled, "chunking")
         embedder = self.embedders(kb)
         counter, window = token_counter(embedder)
@@ -140,7 +143,8 @@ class Ingestor:
             config = ChunkingConfig(**{**kb.chunking, **(work.job.payload.get("chunking") or {})})
             work.drafts = chunk_document(work.parsed, config, counter, embedder_window=window)
 
-        works = await self._each(works, unsettled, chunk)
+        with stage("chunk"):
+            works = await self._each(works, unsettled, chunk)
         works = await self._set_stage(
             works, unsettled, "embedding", lambda w: {"chunks_total": len(w.drafts)}
         )
@@ -322,7 +326,8 @@ class Ingestor:
             if not part:  # every pending document has texts in `missing`: a bug, retried
                 raise RuntimeError("documents left without vectors")
             try:
-                computed = await self.batchers.get(embedder).embed([texts[h] for h in part])
+                with stage("embed"):
+                    computed = await self.batchers.get(embedder).embed([texts[h] for h in part])
             except Exception as exc:
                 await self._store_all(
                     kb, await self._embedding_failed(pending, unsettled, exc), unsettled
@@ -369,7 +374,8 @@ class Ingestor:
         if not works:
             return
         try:
-            await self._store(kb, works, unsettled)
+            with stage("store"):
+                await self._store(kb, works, unsettled)
         except Exception:
             if len(works) == 1:
                 raise
@@ -593,6 +599,7 @@ def worker_pool(
     index_builder = IndexBuilder(database)
     syncer = Syncer(database, settings)
     handlers = {
+        evaluations.JOB_KIND: evaluations.Evaluator(database, settings, embedders).handle,
         "embed": backfiller.handle,
         SYNC_JOB_KIND: SyncJobs(syncer).handle,
         text_statistics.JOB_KIND: refresher.handle,

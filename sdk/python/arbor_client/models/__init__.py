@@ -40,8 +40,11 @@ from .chunk_upsert import ChunkUpsert
 from .chunk_upsert_metadata import ChunkUpsertMetadata
 from .citation import Citation
 from .common_lexeme import CommonLexeme
+from .configuration_result import ConfigurationResult
+from .configuration_result_options import ConfigurationResultOptions
 from .context_node import ContextNode
 from .crawl import Crawl
+from .day_count import DayCount
 from .dify_condition import DifyCondition
 from .dify_condition_comparison_operator import DifyConditionComparisonOperator
 from .dify_error import DifyError
@@ -88,6 +91,15 @@ from .embedding_read import EmbeddingRead
 from .enrichment_result import EnrichmentResult
 from .enrichment_write import EnrichmentWrite
 from .entity import Entity
+from .evaluation_configuration import EvaluationConfiguration
+from .evaluation_configuration_filter_type_0 import EvaluationConfigurationFilterType0
+from .evaluation_create import EvaluationCreate
+from .evaluation_query import EvaluationQuery
+from .evaluation_read import EvaluationRead
+from .evaluation_results import EvaluationResults
+from .evaluation_summary import EvaluationSummary
+from .evaluation_summary_measures import EvaluationSummaryMeasures
+from .evaluations_create_files_body import EvaluationsCreateFilesBody
 from .event_page import EventPage
 from .event_read import EventRead
 from .event_read_data import EventReadData
@@ -106,6 +118,7 @@ from .intent import Intent
 from .item_error import ItemError
 from .job_read import JobRead
 from .job_read_status import JobReadStatus
+from .judgment import Judgment
 from .knowledge_base_copied import KnowledgeBaseCopied
 from .knowledge_base_copy import KnowledgeBaseCopy
 from .knowledge_base_copy_chunking import KnowledgeBaseCopyChunking
@@ -116,7 +129,9 @@ from .knowledge_base_read_chunking import KnowledgeBaseReadChunking
 from .knowledge_base_read_search_modes_item import KnowledgeBaseReadSearchModesItem
 from .knowledge_base_update import KnowledgeBaseUpdate
 from .knowledge_base_update_chunking_type_0 import KnowledgeBaseUpdateChunkingType0
+from .latency_percentiles import LatencyPercentiles
 from .liveness import Liveness
+from .measures import Measures
 from .mmr_options import MmrOptions
 from .multi_answer_request import MultiAnswerRequest
 from .multi_answer_request_filter_type_0 import MultiAnswerRequestFilterType0
@@ -132,6 +147,7 @@ from .page_api_key_read import PageApiKeyRead
 from .page_audit_event_read import PageAuditEventRead
 from .page_chunk_read import PageChunkRead
 from .page_document_read import PageDocumentRead
+from .page_evaluation_summary import PageEvaluationSummary
 from .page_knowledge_base_read import PageKnowledgeBaseRead
 from .page_project_read import PageProjectRead
 from .page_source_read import PageSourceRead
@@ -154,6 +170,8 @@ from .progress import Progress
 from .progress_stage import ProgressStage
 from .project_create import ProjectCreate
 from .project_read import ProjectRead
+from .query_count import QueryCount
+from .query_result import QueryResult
 from .readiness import Readiness
 from .record_result import RecordResult
 from .record_result_op import RecordResultOp
@@ -168,6 +186,7 @@ from .run_counts import RunCounts
 from .schedule import Schedule
 from .schedule_read import ScheduleRead
 from .scope import Scope
+from .search_analytics import SearchAnalytics
 from .search_hit import SearchHit
 from .search_hit_metadata import SearchHitMetadata
 from .search_mode import SearchMode
@@ -257,8 +276,11 @@ __all__ = (
     "ChunkUpsertMetadata",
     "Citation",
     "CommonLexeme",
+    "ConfigurationResult",
+    "ConfigurationResultOptions",
     "ContextNode",
     "Crawl",
+    "DayCount",
     "DifyCondition",
     "DifyConditionComparisonOperator",
     "DifyError",
@@ -305,6 +327,15 @@ __all__ = (
     "EnrichmentResult",
     "EnrichmentWrite",
     "Entity",
+    "EvaluationConfiguration",
+    "EvaluationConfigurationFilterType0",
+    "EvaluationCreate",
+    "EvaluationQuery",
+    "EvaluationRead",
+    "EvaluationResults",
+    "EvaluationsCreateFilesBody",
+    "EvaluationSummary",
+    "EvaluationSummaryMeasures",
     "EventPage",
     "EventRead",
     "EventReadData",
@@ -323,6 +354,7 @@ __all__ = (
     "ItemError",
     "JobRead",
     "JobReadStatus",
+    "Judgment",
     "KnowledgeBaseCopied",
     "KnowledgeBaseCopy",
     "KnowledgeBaseCopyChunking",
@@ -333,7 +365,9 @@ __all__ = (
     "KnowledgeBaseReadSearchModesItem",
     "KnowledgeBaseUpdate",
     "KnowledgeBaseUpdateChunkingType0",
+    "LatencyPercentiles",
     "Liveness",
+    "Measures",
     "MmrOptions",
     "MultiAnswerRequest",
     "MultiAnswerRequestFilterType0",
@@ -349,6 +383,7 @@ __all__ = (
     "PageAuditEventRead",
     "PageChunkRead",
     "PageDocumentRead",
+    "PageEvaluationSummary",
     "PageKnowledgeBaseRead",
     "PageProjectRead",
     "PageSourceRead",
@@ -371,6 +406,8 @@ __all__ = (
     "ProgressStage",
     "ProjectCreate",
     "ProjectRead",
+    "QueryCount",
+    "QueryResult",
     "Readiness",
     "RecordResult",
     "RecordResultOp",
@@ -385,6 +422,7 @@ __all__ = (
     "Schedule",
     "ScheduleRead",
     "Scope",
+    "SearchAnalytics",
     "SearchHit",
     "SearchHitMetadata",
     "SearchMode",
