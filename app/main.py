@@ -34,6 +34,7 @@ from app.documents.transfer_router import router as transfer_router
 from app.embeddings.router import router as embeddings_router
 from app.events import service as events
 from app.events.router import router as events_router
+from app.graph.router import router as graph_router
 from app.health.router import Check
 from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
@@ -73,6 +74,7 @@ TAGS = [
         "description": "What happened to knowledge bases and documents, as a feed to follow.",
     },
     {"name": "webhooks", "description": "The event feed pushed to URLs, signed (admin scope)."},
+    {"name": "graph", "description": "Entities and relations from documents, graph search."},
     {"name": "health", "description": "Liveness and readiness."},
 ]
 
@@ -204,6 +206,7 @@ def create_app(
     app.include_router(audit_router)
     app.include_router(events_router)
     app.include_router(webhooks_router)
+    app.include_router(graph_router)
     _register_problem_schema(app)
     return app
 

@@ -30,6 +30,8 @@ from app.db.engine import Database
 from app.documents import enrichment
 from app.documents import repository as documents_repository
 from app.events import service as events
+from app.graph import stage as graph_stage
+from app.graph.settings import wants_stage
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
 from app.ingestion.parsers import ParsedDocument
@@ -444,6 +446,14 @@ class Ingestor:
             if rows:
                 # The documents' chunks were deleted above and chunk ids are per document.
                 await chunks_repository.insert_rows(session, kb, rows)
+            # The graph stage (enrichment, extraction) after embedding, where it is wanted.
+            if works and wants_stage(kb.enrichment, kb.graph):
+                await graph_stage.queue(
+                    session,
+                    kb,
+                    [w.document.id for w in works],
+                    max_attempts=self.settings.job_max_attempts,
+                )
             await session.execute(
                 delete(DocumentSource).where(
                     DocumentSource.document_id.in_([w.document.id for w in works])
@@ -588,7 +598,9 @@ def worker_pool(
     backfiller = Backfiller(database, settings, embedders, batchers)
     refresher = text_statistics.Refresher(database)
     index_builder = IndexBuilder(database)
+    graph = graph_stage.stage_for(database, settings, embedders)
     handlers = {
+        graph_stage.JOB_KIND: graph.handle,
         "embed": backfiller.handle,
         text_statistics.JOB_KIND: refresher.handle,
         deferred_index.JOB_KIND: index_builder.handle,

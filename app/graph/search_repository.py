@@ -1,0 +1,148 @@
+"""The SQL of graph retrieval: pattern, trigram and vector candidates, readable ones only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.graph.repository import (
+    ENTITY_COLUMNS,
+    RELATION_COLUMNS,
+    Visibility,
+    _entity_visible,
+    _relation_visible,
+    _summary,
+    like_escape,
+)
+
+TRIGRAM_THRESHOLD = 0.1
+
+
+def _patterns(terms: Sequence[str]) -> list[str]:
+    return [f"%{like_escape(term)}%" for term in terms]
+
+
+async def pattern_nodes(
+    session: AsyncSession, vis: Visibility, terms: Sequence[str], *, limit: int
+) -> list[Any]:
+    """Entities whose name or readable summary contains a term, freshest first."""
+    visible, params = _entity_visible(vis)
+    summary, summary_params = _summary(vis)
+    rows = await session.execute(
+        text(
+            f"SELECT * FROM (SELECT {ENTITY_COLUMNS}, {summary} AS summary "
+            f"FROM graph_entities e WHERE e.knowledge_base_id = :kb AND {visible}) found "
+            "WHERE name ILIKE ANY(:patterns) OR summary ILIKE ANY(:patterns) "
+            "ORDER BY updated_at DESC, id LIMIT :limit"
+        ),
+        params
+        | summary_params
+        | {"kb": vis.knowledge_base_id, "patterns": _patterns(terms), "limit": limit},
+    )
+    return list(rows)
+
+
+async def pattern_edges(
+    session: AsyncSession, vis: Visibility, terms: Sequence[str], *, limit: int
+) -> list[Any]:
+    visible, params = _relation_visible(vis)
+    rows = await session.execute(
+        text(
+            f"SELECT {RELATION_COLUMNS} FROM graph_relations r WHERE r.knowledge_base_id = :kb "
+            f"AND r.fact ILIKE ANY(:patterns) AND {visible} "
+            "ORDER BY r.updated_at DESC, r.id LIMIT :limit"
+        ),
+        params | {"kb": vis.knowledge_base_id, "patterns": _patterns(terms), "limit": limit},
+    )
+    return list(rows)
+
+
+async def trigram_nodes(
+    session: AsyncSession, vis: Visibility, terms: Sequence[str], *, limit: int
+) -> list[Any]:
+    """Entities whose name is trigram-similar (>= 0.1) to a term, most similar first."""
+    visible, params = _entity_visible(vis)
+    summary, summary_params = _summary(vis)
+    rows = await session.execute(
+        text(
+            f"SELECT * FROM (SELECT {ENTITY_COLUMNS}, {summary} AS summary, "
+            "(SELECT max(similarity(e.name, t)) FROM unnest(CAST(:terms AS text[])) t) AS score "
+            f"FROM graph_entities e WHERE e.knowledge_base_id = :kb AND {visible}) found "
+            "WHERE score >= :threshold ORDER BY score DESC, id LIMIT :limit"
+        ),
+        params
+        | summary_params
+        | {
+            "kb": vis.knowledge_base_id,
+            "terms": list(terms),
+            "threshold": TRIGRAM_THRESHOLD,
+            "limit": limit,
+        },
+    )
+    return list(rows)
+
+
+async def trigram_edges(
+    session: AsyncSession, vis: Visibility, terms: Sequence[str], *, limit: int
+) -> list[Any]:
+    """Relations whose fact holds a stretch trigram-similar (>= 0.1) to a term."""
+    visible, params = _relation_visible(vis)
+    rows = await session.execute(
+        text(
+            f"SELECT * FROM (SELECT {RELATION_COLUMNS}, "
+            "(SELECT max(word_similarity(t, r.fact)) FROM unnest(CAST(:terms AS text[])) t) "
+            f"AS score FROM graph_relations r WHERE r.knowledge_base_id = :kb AND {visible}) "
+            "found WHERE score >= :threshold ORDER BY score DESC, id LIMIT :limit"
+        ),
+        params
+        | {
+            "kb": vis.knowledge_base_id,
+            "terms": list(terms),
+            "threshold": TRIGRAM_THRESHOLD,
+            "limit": limit,
+        },
+    )
+    return list(rows)
+
+
+async def vector_nodes(
+    session: AsyncSession, vis: Visibility, vector: list[float], *, limit: int
+) -> list[Any]:
+    """Readable entities nearest the vector by their name embedding (cosine)."""
+    visible, params = _entity_visible(vis)
+    summary, summary_params = _summary(vis)
+    rows = await session.execute(
+        text(
+            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, "
+            "1 - (e.name_embedding <=> CAST(:v AS vector)) AS score FROM graph_entities e "
+            f"WHERE e.knowledge_base_id = :kb AND e.name_embedding IS NOT NULL AND {visible} "
+            "ORDER BY e.name_embedding <=> CAST(:v AS vector), e.id LIMIT :limit"
+        ),
+        params
+        | summary_params
+        | {"kb": vis.knowledge_base_id, "v": _vector(vector), "limit": limit},
+    )
+    return list(rows)
+
+
+async def vector_edges(
+    session: AsyncSession, vis: Visibility, vector: list[float], *, limit: int
+) -> list[Any]:
+    visible, params = _relation_visible(vis)
+    rows = await session.execute(
+        text(
+            f"SELECT {RELATION_COLUMNS}, 1 - (r.fact_embedding <=> CAST(:v AS vector)) AS score "
+            "FROM graph_relations r WHERE r.knowledge_base_id = :kb "
+            f"AND r.fact_embedding IS NOT NULL AND {visible} "
+            "ORDER BY r.fact_embedding <=> CAST(:v AS vector), r.id LIMIT :limit"
+        ),
+        params | {"kb": vis.knowledge_base_id, "v": _vector(vector), "limit": limit},
+    )
+    return list(rows)
+
+
+def _vector(vector: list[float]) -> str:
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
