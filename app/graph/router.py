@@ -7,7 +7,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from app.auth.dependencies import CallerDep, require_scope_by_method
+from app.auth.callers import Scope
+from app.auth.dependencies import CallerDep, require_scope
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.db.dependencies import SessionDep
 from app.graph import service
@@ -28,7 +29,8 @@ from app.knowledge_bases.dependencies import KnowledgeBaseDep
 router = APIRouter(
     prefix="/v1/knowledge-bases/{kb}/graph",
     tags=["graph"],
-    dependencies=[require_scope_by_method],
+    # Every route reads, graph search included (a POST only for its body).
+    dependencies=[require_scope(Scope.READ)],
     responses=problem_responses(401, 403, 404, 429),
 )
 
