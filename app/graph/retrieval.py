@@ -150,7 +150,9 @@ async def standard(
             session,
             out.actions,
             "trigram_search",
-            lambda: search_repository.trigram_nodes(session, vis, terms, limit=trigram_n),
+            lambda: search_repository.trigram_nodes(
+                session, vis, terms, limit=trigram_n, exclude=[r.id for r in pattern_nodes]
+            ),
         )
         or []
     )
@@ -159,7 +161,9 @@ async def standard(
             session,
             out.actions,
             "trigram_search",
-            lambda: search_repository.trigram_edges(session, vis, terms, limit=trigram_e),
+            lambda: search_repository.trigram_edges(
+                session, vis, terms, limit=trigram_e, exclude=[r.id for r in pattern_edges]
+            ),
         )
         or []
     )
@@ -184,7 +188,9 @@ async def standard(
                     session,
                     out.actions,
                     "vector_fallback",
-                    lambda: search_repository.vector_nodes(session, vis, vector, limit=vn),
+                    lambda: search_repository.vector_nodes(
+                        session, vis, vector, limit=vn, exclude=[r.id for r in nodes]
+                    ),
                 )
                 or []
             )
@@ -193,7 +199,9 @@ async def standard(
                     session,
                     out.actions,
                     "vector_fallback",
-                    lambda: search_repository.vector_edges(session, vis, vector, limit=ve),
+                    lambda: search_repository.vector_edges(
+                        session, vis, vector, limit=ve, exclude=[r.id for r in edges]
+                    ),
                 )
                 or []
             )

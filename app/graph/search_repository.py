@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -61,7 +62,12 @@ async def pattern_edges(
 
 
 async def trigram_nodes(
-    session: AsyncSession, vis: Visibility, terms: Sequence[str], *, limit: int
+    session: AsyncSession,
+    vis: Visibility,
+    terms: Sequence[str],
+    *,
+    limit: int,
+    exclude: Sequence[uuid.UUID] = (),
 ) -> list[Any]:
     """Entities whose name is trigram-similar (>= 0.1) to a term, most similar first."""
     visible, params = _entity_visible(vis)
@@ -70,8 +76,9 @@ async def trigram_nodes(
         text(
             f"SELECT * FROM (SELECT {ENTITY_COLUMNS}, {summary} AS summary, "
             "(SELECT max(similarity(e.name, t)) FROM unnest(CAST(:terms AS text[])) t) AS score "
-            f"FROM graph_entities e WHERE e.knowledge_base_id = :kb AND {visible}) found "
-            "WHERE score >= :threshold ORDER BY score DESC, id LIMIT :limit"
+            f"FROM graph_entities e WHERE e.knowledge_base_id = :kb AND {visible} "
+            "AND NOT (e.id = ANY(:exclude))) found WHERE score >= :threshold "
+            "ORDER BY score DESC, id LIMIT :limit"
         ),
         params
         | summary_params
@@ -80,13 +87,19 @@ async def trigram_nodes(
             "terms": list(terms),
             "threshold": TRIGRAM_THRESHOLD,
             "limit": limit,
+            "exclude": list(exclude),
         },
     )
     return list(rows)
 
 
 async def trigram_edges(
-    session: AsyncSession, vis: Visibility, terms: Sequence[str], *, limit: int
+    session: AsyncSession,
+    vis: Visibility,
+    terms: Sequence[str],
+    *,
+    limit: int,
+    exclude: Sequence[uuid.UUID] = (),
 ) -> list[Any]:
     """Relations whose fact holds a stretch trigram-similar (>= 0.1) to a term."""
     visible, params = _relation_visible(vis)
@@ -94,8 +107,9 @@ async def trigram_edges(
         text(
             f"SELECT * FROM (SELECT {RELATION_COLUMNS}, "
             "(SELECT max(word_similarity(t, r.fact)) FROM unnest(CAST(:terms AS text[])) t) "
-            f"AS score FROM graph_relations r WHERE r.knowledge_base_id = :kb AND {visible}) "
-            "found WHERE score >= :threshold ORDER BY score DESC, id LIMIT :limit"
+            f"AS score FROM graph_relations r WHERE r.knowledge_base_id = :kb AND {visible} "
+            "AND NOT (r.id = ANY(:exclude))) found WHERE score >= :threshold "
+            "ORDER BY score DESC, id LIMIT :limit"
         ),
         params
         | {
@@ -103,13 +117,19 @@ async def trigram_edges(
             "terms": list(terms),
             "threshold": TRIGRAM_THRESHOLD,
             "limit": limit,
+            "exclude": list(exclude),
         },
     )
     return list(rows)
 
 
 async def vector_nodes(
-    session: AsyncSession, vis: Visibility, vector: list[float], *, limit: int
+    session: AsyncSession,
+    vis: Visibility,
+    vector: list[float],
+    *,
+    limit: int,
+    exclude: Sequence[uuid.UUID] = (),
 ) -> list[Any]:
     """Readable entities nearest the vector by their name embedding (cosine)."""
     visible, params = _entity_visible(vis)
@@ -119,27 +139,44 @@ async def vector_nodes(
             f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, "
             "1 - (e.name_embedding <=> CAST(:v AS vector)) AS score FROM graph_entities e "
             f"WHERE e.knowledge_base_id = :kb AND e.name_embedding IS NOT NULL AND {visible} "
+            "AND NOT (e.id = ANY(:exclude)) "
             "ORDER BY e.name_embedding <=> CAST(:v AS vector), e.id LIMIT :limit"
         ),
         params
         | summary_params
-        | {"kb": vis.knowledge_base_id, "v": _vector(vector), "limit": limit},
+        | {
+            "kb": vis.knowledge_base_id,
+            "v": _vector(vector),
+            "limit": limit,
+            "exclude": list(exclude),
+        },
     )
     return list(rows)
 
 
 async def vector_edges(
-    session: AsyncSession, vis: Visibility, vector: list[float], *, limit: int
+    session: AsyncSession,
+    vis: Visibility,
+    vector: list[float],
+    *,
+    limit: int,
+    exclude: Sequence[uuid.UUID] = (),
 ) -> list[Any]:
     visible, params = _relation_visible(vis)
     rows = await session.execute(
         text(
             f"SELECT {RELATION_COLUMNS}, 1 - (r.fact_embedding <=> CAST(:v AS vector)) AS score "
             "FROM graph_relations r WHERE r.knowledge_base_id = :kb "
-            f"AND r.fact_embedding IS NOT NULL AND {visible} "
+            f"AND r.fact_embedding IS NOT NULL AND {visible} AND NOT (r.id = ANY(:exclude)) "
             "ORDER BY r.fact_embedding <=> CAST(:v AS vector), r.id LIMIT :limit"
         ),
-        params | {"kb": vis.knowledge_base_id, "v": _vector(vector), "limit": limit},
+        params
+        | {
+            "kb": vis.knowledge_base_id,
+            "v": _vector(vector),
+            "limit": limit,
+            "exclude": list(exclude),
+        },
     )
     return list(rows)
 
