@@ -62,6 +62,8 @@ class ExtractedEntity:
     name: str
     type: str
     description: str
+    # The extractor's own merge key (the local one keys nouns by lemma); empty: entity_key(name).
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,8 @@ class ExtractedRelation:
     target: str
     type: str
     fact: str
+    source_key: str = ""
+    target_key: str = ""
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The `llm` extractor: an OpenAI-compatible chat model reads chunks and answers JSON.
 
-`app/llm` (the chat client the answers flow uses) is not part of this package; the extractor
-needs only `ChatClient` below, and the app passes a factory for one (None when no model is
+The extractor needs only `ChatClient` below, the shape of `app.llm`'s client (the one the
+answers flow uses), and the worker pool passes a factory for one (None when no model is
 configured). Chunks go in batches (one prompt, one JSON object per chunk), a few batches at
 once; an answer that is not the JSON asked for is asked again once, then the batch's chunks are
 recorded with a warning and contribute nothing: a document never fails for its model's output.
@@ -12,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol, TypedDict
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -47,18 +46,38 @@ SYSTEM_PROMPT = (
 )
 
 
-@dataclass(frozen=True)
-class ChatReply:
-    text: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
+class ChatMessage(TypedDict):
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class Usage(Protocol):
+    @property
+    def prompt_tokens(self) -> int: ...
+
+    @property
+    def completion_tokens(self) -> int: ...
+
+
+class ChatReply(Protocol):
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def usage(self) -> Usage: ...
 
 
 class ChatClient(Protocol):
-    """What the extractor needs of a chat model: one JSON-mode completion."""
+    """What the extractor needs of a chat model: one completion in JSON mode. The shape of
+    `app.llm.ChatClient.complete`, so that client serves as it is."""
 
-    async def complete_json(
-        self, messages: Sequence[dict[str, str]], *, max_tokens: int
+    async def complete(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        json_mode: bool = False,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
     ) -> ChatReply: ...
 
 
@@ -153,15 +172,17 @@ class LlmExtractor:
     async def _batch(self, batch: list[ChunkInput]) -> tuple[list[ChunkExtraction], TokenUsage]:
         usage = TokenUsage()
         prompt = "\n\n".join(f"Chunk {i}:\n{chunk.text}" for i, chunk in enumerate(batch))
-        messages = [
+        messages: list[ChatMessage] = [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": prompt},
         ]
         problem = ""
         for _attempt in range(2):  # the first answer, and once more when it was malformed
             async with self._limit:
-                reply = await self.client.complete_json(messages, max_tokens=MAX_TOKENS)
-            usage.add(TokenUsage(reply.prompt_tokens, reply.completion_tokens))
+                reply = await self.client.complete(
+                    messages, json_mode=True, max_tokens=MAX_TOKENS, temperature=0.0
+                )
+            usage.add(TokenUsage(reply.usage.prompt_tokens, reply.usage.completion_tokens))
             try:
                 parsed = parse_answer(reply.text, len(batch))
             except ValueError as exc:

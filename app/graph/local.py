@@ -175,6 +175,8 @@ def relations_of(sentence: Sentence) -> list[ExtractedRelation]:
             target=right.name,
             type=relation_type(_verb_between(left, right)),
             fact=fact,
+            source_key=left.key,
+            target_key=right.key,
         )
         for left, right in pairs
     ]
@@ -194,6 +196,7 @@ def extract_sync(chunks: Sequence[ChunkInput]) -> list[ChunkExtraction]:
                         name=clip(mention.name, MAX_NAME),
                         type=mention.type,
                         description=clip(sentence.text, MAX_DESCRIPTION),
+                        key=mention.key,
                     ),
                 )
             relations += relations_of(sentence)

@@ -111,8 +111,10 @@ def merge(extractions: Sequence[ChunkExtraction]) -> Merged:
     merged = Merged({}, [], {}, [])
     seen: set[tuple[str, uuid.UUID]] = set()
 
-    def mention(name: str, type_: str, description: str, chunk: ChunkExtraction) -> str:
-        key = entity_key(name)
+    def mention(
+        name: str, type_: str, description: str, chunk: ChunkExtraction, key: str = ""
+    ) -> str:
+        key = key or entity_key(name)
         if not key:
             return ""
         merged.entities.setdefault(key, (name, type_))
@@ -123,10 +125,14 @@ def merge(extractions: Sequence[ChunkExtraction]) -> Merged:
 
     for chunk in extractions:
         for entity in chunk.entities:
-            mention(entity.name, entity.type, entity.description, chunk)
+            mention(entity.name, entity.type, entity.description, chunk, entity.key)
         for relation in chunk.relations:
-            source = mention(relation.source, ENDPOINT_TYPE, relation.fact, chunk)
-            target = mention(relation.target, ENDPOINT_TYPE, relation.fact, chunk)
+            source = mention(
+                relation.source, ENDPOINT_TYPE, relation.fact, chunk, relation.source_key
+            )
+            target = mention(
+                relation.target, ENDPOINT_TYPE, relation.fact, chunk, relation.target_key
+            )
             if not source or not target or source == target:
                 continue
             key = (source, target, relation.type, relation.fact)
