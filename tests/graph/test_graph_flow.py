@@ -87,6 +87,11 @@ async def test_enrichment_lands_on_the_tree_and_in_search_context(
     assert hits.status_code == 200, hits.text
     context = hits.json()["hits"][0]["context"]
     assert any(a.get("summary") for a in context["ancestors"]), context
+    # The reference's chunk fields: the ancestors' summaries, root first, and the own node's.
+    assert context["parent_summaries"][0] == enrichment["summary"]
+    assert context["parent_summaries"] == [
+        a["summary"] for a in context["ancestors"] if a["summary"]
+    ]
 
 
 async def test_settings_change_queues_existing_documents(client: httpx.AsyncClient) -> None:
