@@ -145,7 +145,8 @@ def _governing_verb(token: Any) -> Any | None:
     while True:
         if token.pos_ in ("VERB", "AUX"):
             return token
-        if token.head is token:
+        # spaCy makes a new Token object per access: compare positions, not identity.
+        if token.head.i == token.i:
             return None
         token = token.head
 

@@ -164,3 +164,10 @@ def test_context_definitions_facts_and_mermaid() -> None:
     assert any(line.startswith("  n_1898_polonium_discovery") and "…" in line for line in lines)
     assert 'Marie_Curie -->|"discover"| n_1898' in built.mermaid
     assert "<definitions>" in built.text
+
+
+def test_a_sentence_without_a_verb_still_extracts() -> None:
+    # The root of a verbless fragment is its own head: the verb search must end there.
+    [found] = extract_sync([ChunkInput(uuid.uuid4(), "Marie Curie and Pierre Curie, Paris.")])
+    [relation] = [r for r in found.relations if r.target == "Pierre Curie"]
+    assert relation.source == "Marie Curie"
