@@ -123,6 +123,17 @@ def upgrade() -> None:
             f"USING ({TENANT}) WITH CHECK ({TENANT})"
         )
         op.execute(f"CREATE POLICY arbor_owner ON {table} TO CURRENT_USER USING (true)")
+    # The job claim takes graph jobs only when nothing else is runnable (app/jobs/repository.py):
+    # one partial index per side keeps both claims index scans behind any queue of the other.
+    op.execute("DROP INDEX ix_jobs_claim")
+    op.execute(
+        "CREATE INDEX ix_jobs_claim ON jobs (run_after) "
+        "WHERE status IN ('queued', 'running') AND kind <> 'graph'"
+    )
+    op.execute(
+        "CREATE INDEX ix_jobs_claim_graph ON jobs (run_after) "
+        "WHERE status IN ('queued', 'running') AND kind = 'graph'"
+    )
     for what in ("entity", "relation"):
         op.execute(PRUNE_FUNCTION.format(what=what, table=PRUNED[what]))
         op.execute(
@@ -133,6 +144,11 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.execute("DROP INDEX ix_jobs_claim_graph")
+    op.execute("DROP INDEX ix_jobs_claim")
+    op.execute(
+        "CREATE INDEX ix_jobs_claim ON jobs (run_after) WHERE status IN ('queued', 'running')"
+    )
     for table in reversed(TABLES):
         op.execute(f"DROP TABLE {table}")
     for what in ("entity", "relation"):
