@@ -29,18 +29,24 @@ def _patterns(terms: Sequence[str]) -> list[str]:
 async def pattern_nodes(
     session: AsyncSession, vis: Visibility, terms: Sequence[str], *, limit: int
 ) -> list[Any]:
-    """Entities whose name or readable summary contains a term, freshest first."""
+    """Entities whose name, or a readable mention's text (what their summary is made of),
+    contains a term, freshest first. The summary is computed for the rows returned only."""
     visible, params = _entity_visible(vis)
     summary, summary_params = _summary(vis)
+    acl, acl_params = vis.clause("pd")
     rows = await session.execute(
         text(
-            f"SELECT * FROM (SELECT {ENTITY_COLUMNS}, {summary} AS summary "
-            f"FROM graph_entities e WHERE e.knowledge_base_id = :kb AND {visible}) found "
-            "WHERE name ILIKE ANY(:patterns) OR summary ILIKE ANY(:patterns) "
-            "ORDER BY updated_at DESC, id LIMIT :limit"
+            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary FROM graph_entities e WHERE e.id IN "
+            "(SELECT e.id FROM graph_entities e WHERE e.knowledge_base_id = :kb "
+            f"AND {visible} AND (e.name ILIKE ANY(:patterns) OR EXISTS (SELECT 1 FROM "
+            "graph_entity_mentions pm JOIN documents pd ON pd.id = pm.document_id "
+            f"WHERE pm.entity_id = e.id AND pm.description ILIKE ANY(:patterns) AND {acl})) "
+            "ORDER BY e.updated_at DESC, e.id LIMIT :limit) "
+            "ORDER BY e.updated_at DESC, e.id"
         ),
         params
         | summary_params
+        | acl_params
         | {"kb": vis.knowledge_base_id, "patterns": _patterns(terms), "limit": limit},
     )
     return list(rows)
@@ -74,11 +80,13 @@ async def trigram_nodes(
     summary, summary_params = _summary(vis)
     rows = await session.execute(
         text(
-            f"SELECT * FROM (SELECT {ENTITY_COLUMNS}, {summary} AS summary, "
-            "(SELECT max(similarity(e.name, t)) FROM unnest(CAST(:terms AS text[])) t) AS score "
-            f"FROM graph_entities e WHERE e.knowledge_base_id = :kb AND {visible} "
-            "AND NOT (e.id = ANY(:exclude))) found WHERE score >= :threshold "
-            "ORDER BY score DESC, id LIMIT :limit"
+            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, found.score FROM ("
+            "SELECT e.id, (SELECT max(similarity(e.name, t)) "
+            "FROM unnest(CAST(:terms AS text[])) t) AS score "
+            "FROM graph_entities e WHERE e.knowledge_base_id = :kb "
+            "AND NOT (e.id = ANY(:exclude))) found JOIN graph_entities e ON e.id = found.id "
+            f"WHERE found.score >= :threshold AND {visible} "
+            "ORDER BY found.score DESC, e.id LIMIT :limit"
         ),
         params
         | summary_params
