@@ -20,6 +20,7 @@ from app.graph.repository import (
 )
 
 TRIGRAM_THRESHOLD = 0.1
+QUERY_VECTOR = "CAST(CAST(:v AS real[]) AS vector)"
 
 
 def _patterns(terms: Sequence[str]) -> list[str]:
@@ -145,10 +146,10 @@ async def vector_nodes(
     rows = await session.execute(
         text(
             f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, "
-            "1 - (e.name_embedding <=> CAST(:v AS vector)) AS score FROM graph_entities e "
+            f"1 - (e.name_embedding <=> {QUERY_VECTOR}) AS score FROM graph_entities e "
             f"WHERE e.knowledge_base_id = :kb AND e.name_embedding IS NOT NULL AND {visible} "
             "AND NOT (e.id = ANY(:exclude)) "
-            "ORDER BY e.name_embedding <=> CAST(:v AS vector), e.id LIMIT :limit"
+            f"ORDER BY e.name_embedding <=> {QUERY_VECTOR}, e.id LIMIT :limit"
         ),
         params
         | summary_params
@@ -173,10 +174,10 @@ async def vector_edges(
     visible, params = _relation_visible(vis)
     rows = await session.execute(
         text(
-            f"SELECT {RELATION_COLUMNS}, 1 - (r.fact_embedding <=> CAST(:v AS vector)) AS score "
+            f"SELECT {RELATION_COLUMNS}, 1 - (r.fact_embedding <=> {QUERY_VECTOR}) AS score "
             "FROM graph_relations r WHERE r.knowledge_base_id = :kb "
             f"AND r.fact_embedding IS NOT NULL AND {visible} AND NOT (r.id = ANY(:exclude)) "
-            "ORDER BY r.fact_embedding <=> CAST(:v AS vector), r.id LIMIT :limit"
+            f"ORDER BY r.fact_embedding <=> {QUERY_VECTOR}, r.id LIMIT :limit"
         ),
         params
         | {
@@ -189,5 +190,7 @@ async def vector_edges(
     return list(rows)
 
 
-def _vector(vector: list[float]) -> str:
-    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+def _vector(vector: list[float]) -> list[float]:
+    """Sent as a binary float4[] and cast in SQL, as search does: it works whether or not the
+    connection has pgvector's codec, and is not parsed from text at every mention."""
+    return [float(x) for x in vector]
