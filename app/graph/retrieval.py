@@ -40,7 +40,7 @@ VECTOR_SHARE = 0.4
 NODES_PER_LEVEL = 20
 EDGES_PER_LEVEL = 30
 QUICK_NODE_SHARE = 0.6
-MAX_QUERY_ENTITIES = 10
+MAX_QUERY_ENTITIES = 6
 _WORD = re.compile(r"\w+")
 
 VectorOf = Callable[[], Awaitable[list[float] | None]]
