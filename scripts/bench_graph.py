@@ -328,8 +328,8 @@ async def main_async(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--extract-chunks", type=int, default=200)
-    parser.add_argument("--chunks", type=int, default=10_000, help="100000 for the docs' figure")
-    parser.add_argument("--queries", type=int, default=30)
+    parser.add_argument("--chunks", type=int, default=2_000, help="chunks' worth of graph")
+    parser.add_argument("--queries", type=int, default=10)
     asyncio.run(main_async(parser.parse_args()))
 
 
