@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     # ... and at most this many uploaded bytes besides the first job's, which bounds the
     # memory a batch holds (one large upload runs alone).
     ingest_batch_bytes: int = Field(default=8 * 1024 * 1024, ge=0)
+    # Graph jobs (enrichment, extraction: docs/graph.md) running at once across the instance;
+    # they run only when no other job is runnable.
+    graph_max_running: int = Field(default=2, ge=1)
     job_lease_s: float = 60.0
     job_poll_s: float = 1.0
     job_max_attempts: int = 5

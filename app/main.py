@@ -41,6 +41,8 @@ from app.evaluations.router import router as evaluations_router
 from app.evaluations.schemas import EvaluationCreate
 from app.events import service as events
 from app.events.router import router as events_router
+from app.graph.answers import GraphAnswers
+from app.graph.router import router as graph_router
 from app.health.router import Check
 from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
@@ -93,6 +95,7 @@ TAGS = [
         "name": "sources",
         "description": "Folders, web pages and pushed records kept in sync as documents.",
     },
+    {"name": "graph", "description": "Entities and relations from documents, graph search."},
     {"name": "health", "description": "Liveness and readiness."},
     {"name": "tools", "description": "Agent tools as OpenAI function definitions, and calls."},
     {"name": "compat", "description": "Other products' APIs: Dify's external knowledge."},
@@ -233,13 +236,13 @@ def create_app(
     app.state.readiness_probes = []
     app.state.poke_workers = lambda: None
     app.state.chat_client = None
-    # The knowledge graph's retrieval seam for answers (app/answers/retrieval.py).
-    app.state.graph_context_provider = None
     if embedder_factory is None:
         registry_embedders = default_embedder_factory(settings)
         app.state.readiness_probes.append(registry_embedders.readiness)
         embedder_factory = registry_embedders
     app.state.embedder_factory = embedder_factory
+    # The knowledge graph's side of answers' retrieval (app/answers/retrieval.py).
+    app.state.graph_context_provider = GraphAnswers(embedder_factory)
     install_problem_handlers(app)
     app.add_middleware(JsonBodyLimit, limit=settings.max_json_body_bytes)
     app.add_middleware(AuditMiddleware)
@@ -272,6 +275,7 @@ def create_app(
     app.include_router(analytics_router)
     app.include_router(evaluations_router)
     app.include_router(operations_router)
+    app.include_router(graph_router)
     _register_problem_schema(app)
     return app
 

@@ -31,6 +31,8 @@ from app.documents import enrichment
 from app.documents import repository as documents_repository
 from app.evaluations import service as evaluations
 from app.events import service as events
+from app.graph import stage as graph_stage
+from app.graph.settings import wants_stage
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
 from app.ingestion.parsers import ParsedDocument
@@ -38,6 +40,7 @@ from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, EstimatingCounter, Tok
 from app.jobs import repository as jobs_repository
 from app.jobs.worker import WorkerPool
 from app.kit.errors import AppError
+from app.llm import get_chat_client
 from app.models import Chunk, Document, DocumentSource, Job, KnowledgeBase
 from app.observability.metrics import stage
 from app.search import text_statistics
@@ -452,6 +455,14 @@ class Ingestor:
             if rows:
                 # The documents' chunks were deleted above and chunk ids are per document.
                 await chunks_repository.insert_rows(session, kb, rows)
+            # The graph stage (enrichment, extraction) after embedding, where it is wanted.
+            if works and wants_stage(kb.enrichment, kb.graph):
+                await graph_stage.queue(
+                    session,
+                    kb,
+                    [w.document.id for w in works],
+                    max_attempts=self.settings.job_max_attempts,
+                )
             await session.execute(
                 delete(DocumentSource).where(
                     DocumentSource.document_id.in_([w.document.id for w in works])
@@ -598,8 +609,12 @@ def worker_pool(
     refresher = text_statistics.Refresher(database)
     index_builder = IndexBuilder(database)
     syncer = Syncer(database, settings)
+    # One chat client for the pool's graph jobs (knowledge bases whose extractor is `llm`).
+    chat_client = get_chat_client(settings)
+    graph = graph_stage.stage_for(database, settings, embedders, lambda: chat_client)
     handlers = {
         evaluations.JOB_KIND: evaluations.Evaluator(database, settings, embedders).handle,
+        graph_stage.JOB_KIND: graph.handle,
         "embed": backfiller.handle,
         SYNC_JOB_KIND: SyncJobs(syncer).handle,
         text_statistics.JOB_KIND: refresher.handle,
@@ -614,5 +629,7 @@ def worker_pool(
         batch_size=settings.ingest_batch_size,
     )
     pool.on_stop.append(batchers.close)
+    if chat_client is not None:
+        pool.on_stop.append(chat_client.aclose)
     syncer.poke = pool.poke  # documents a sync queued start at once
     return pool

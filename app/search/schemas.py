@@ -203,6 +203,14 @@ class HitContext(BaseModel):
     )
     previous: NeighbourChunk | None = None
     next: NeighbourChunk | None = None
+    # The reference's ChunkRecord fields, from the tree's enrichment (docs/graph.md).
+    summary: str | None = Field(default=None, description="The chunk's own node's summary.")
+    entities: list[Entity] = Field(
+        default_factory=list, description="The chunk's own node's entities."
+    )
+    parent_summaries: list[str] = Field(
+        default_factory=list, description="The ancestors' summaries, root first (those written)."
+    )
 
 
 class ChunkContextRequest(RequestModel):

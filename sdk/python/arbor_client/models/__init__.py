@@ -89,8 +89,11 @@ from .embedding_create import EmbeddingCreate
 from .embedding_create_input import EmbeddingCreateInput
 from .embedding_read import EmbeddingRead
 from .enrichment_result import EnrichmentResult
+from .enrichment_settings import EnrichmentSettings
 from .enrichment_write import EnrichmentWrite
 from .entity import Entity
+from .entity_detail import EntityDetail
+from .entity_read import EntityRead
 from .evaluation_configuration import EvaluationConfiguration
 from .evaluation_configuration_filter_type_0 import EvaluationConfigurationFilterType0
 from .evaluation_create import EvaluationCreate
@@ -110,6 +113,17 @@ from .function_definition import FunctionDefinition
 from .function_definition_parameters import FunctionDefinitionParameters
 from .fusion import Fusion
 from .generator_choice import GeneratorChoice
+from .graph_edge import GraphEdge
+from .graph_node import GraphNode
+from .graph_search_request import GraphSearchRequest
+from .graph_search_request_mode import GraphSearchRequestMode
+from .graph_search_result import GraphSearchResult
+from .graph_search_result_actions_item import GraphSearchResultActionsItem
+from .graph_search_result_mode import GraphSearchResultMode
+from .graph_settings import GraphSettings
+from .graph_settings_extractor import GraphSettingsExtractor
+from .graph_status import GraphStatus
+from .graph_status_jobs import GraphStatusJobs
 from .hit_context import HitContext
 from .hit_explain import HitExplain
 from .hnsw_config import HnswConfig
@@ -132,6 +146,7 @@ from .knowledge_base_update_chunking_type_0 import KnowledgeBaseUpdateChunkingTy
 from .latency_percentiles import LatencyPercentiles
 from .liveness import Liveness
 from .measures import Measures
+from .mention import Mention
 from .mmr_options import MmrOptions
 from .multi_answer_request import MultiAnswerRequest
 from .multi_answer_request_filter_type_0 import MultiAnswerRequestFilterType0
@@ -147,9 +162,11 @@ from .page_api_key_read import PageApiKeyRead
 from .page_audit_event_read import PageAuditEventRead
 from .page_chunk_read import PageChunkRead
 from .page_document_read import PageDocumentRead
+from .page_entity_read import PageEntityRead
 from .page_evaluation_summary import PageEvaluationSummary
 from .page_knowledge_base_read import PageKnowledgeBaseRead
 from .page_project_read import PageProjectRead
+from .page_relation_read import PageRelationRead
 from .page_source_read import PageSourceRead
 from .page_source_run_read import PageSourceRunRead
 from .page_webhook_read import PageWebhookRead
@@ -182,6 +199,7 @@ from .record_write_metadata import RecordWriteMetadata
 from .record_write_op import RecordWriteOp
 from .records_push import RecordsPush
 from .records_result import RecordsResult
+from .relation_read import RelationRead
 from .run_counts import RunCounts
 from .schedule import Schedule
 from .schedule_read import ScheduleRead
@@ -325,8 +343,11 @@ __all__ = (
     "EmbeddingRead",
     "EmbedPendingResult",
     "EnrichmentResult",
+    "EnrichmentSettings",
     "EnrichmentWrite",
     "Entity",
+    "EntityDetail",
+    "EntityRead",
     "EvaluationConfiguration",
     "EvaluationConfigurationFilterType0",
     "EvaluationCreate",
@@ -346,6 +367,17 @@ __all__ = (
     "FunctionDefinitionParameters",
     "Fusion",
     "GeneratorChoice",
+    "GraphEdge",
+    "GraphNode",
+    "GraphSearchRequest",
+    "GraphSearchRequestMode",
+    "GraphSearchResult",
+    "GraphSearchResultActionsItem",
+    "GraphSearchResultMode",
+    "GraphSettings",
+    "GraphSettingsExtractor",
+    "GraphStatus",
+    "GraphStatusJobs",
     "HitContext",
     "HitExplain",
     "HnswConfig",
@@ -368,6 +400,7 @@ __all__ = (
     "LatencyPercentiles",
     "Liveness",
     "Measures",
+    "Mention",
     "MmrOptions",
     "MultiAnswerRequest",
     "MultiAnswerRequestFilterType0",
@@ -383,9 +416,11 @@ __all__ = (
     "PageAuditEventRead",
     "PageChunkRead",
     "PageDocumentRead",
+    "PageEntityRead",
     "PageEvaluationSummary",
     "PageKnowledgeBaseRead",
     "PageProjectRead",
+    "PageRelationRead",
     "PageSourceRead",
     "PageSourceRunRead",
     "PageWebhookRead",
@@ -418,6 +453,7 @@ __all__ = (
     "RecordWriteFieldsType0",
     "RecordWriteMetadata",
     "RecordWriteOp",
+    "RelationRead",
     "RunCounts",
     "Schedule",
     "ScheduleRead",
