@@ -196,6 +196,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
         title,
         detail,
         instance=request.url.path,
+        extra=getattr(exc, "extra", None),
         headers=dict(exc.headers) if exc.headers else None,
     )
 
