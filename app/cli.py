@@ -68,6 +68,7 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
     from app.auth.mode import UnsafeConfiguration, resolve
+    from app.kit.protocols import ProblemHttpToolsProtocol
     from app.main import create_app
 
     # The bind decides whether keys are required: check it before starting anything.
@@ -95,6 +96,7 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
                 host=host,
                 port=port,
                 log_level=settings.log_level,
+                http=ProblemHttpToolsProtocol,
             )
     finally:
         if embedded is not None:
@@ -112,6 +114,8 @@ def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> No
     import subprocess
 
     import uvicorn
+
+    from app.kit.protocols import ProblemHttpToolsProtocol
 
     os.environ["DATABASE_URL"] = url
     os.environ["ARBOR_HOST"] = host
@@ -131,6 +135,7 @@ def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> No
             port=port,
             workers=settings.http_workers,
             log_level=settings.log_level,
+            http=ProblemHttpToolsProtocol,
         )
     finally:
         if jobs is not None:
