@@ -39,6 +39,10 @@ class Settings(BaseSettings):
     # times its size in memory): the largest legitimate one, an enrichment PATCH of thousands
     # of nodes or 128 texts to embed, stays well under it.
     max_json_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    # The memory one document's ingestion (parse, tree, chunks) may take; the text and XML
+    # limits that keep it there are derived from it (ParseLimits.within), and a document
+    # over them fails with an error naming this setting.
+    ingest_memory_mb: int = Field(default=1024, ge=64)
     default_page_size: int = 20
     # Background ingestion: in-process workers (0: only `arbor worker` processes run jobs).
     workers: int = 4
@@ -95,6 +99,10 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, value: object) -> object:
         # `ARBOR_ADMIN_KEY=` (compose passes an unset variable as empty) means no key.
         return None if value == "" else value
+
+    @property
+    def ingest_memory_bytes(self) -> int:
+        return self.ingest_memory_mb * 1024 * 1024
 
     @property
     def embedded_pg_dir(self) -> Path:

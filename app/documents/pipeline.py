@@ -32,7 +32,7 @@ from app.documents import repository as documents_repository
 from app.events import service as events
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
-from app.ingestion.parsers import ParsedDocument
+from app.ingestion.parsers import ParsedDocument, ParseLimits
 from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, EstimatingCounter, TokenCounter
 from app.jobs import repository as jobs_repository
 from app.jobs.worker import WorkerPool
@@ -192,6 +192,7 @@ class Ingestor:
             content_type=payload.get("content_type"),
             format=payload.get("format"),
             title=payload.get("title"),
+            limits=ParseLimits.within(self.settings.ingest_memory_bytes),
         )
 
     async def _each(
