@@ -1,7 +1,7 @@
 """Ingest BEIR SciFact through the HTTP API and compare with the raw embedder on the same chunks.
 
 Usage: scripts/bench-ingest [--limit N] [--concurrency 8] [--batch 1]
-       scripts/bench-ingest --memory [--sizes 1,5,10] [--formats text,docx,...]
+       scripts/bench-ingest --memory [--sizes 1,5,10] [--kinds text,docx,...]
 Prints docs/s, chunks/s, the ratio to the raw embedder's chunks/s on the same chunk texts
 (same batch size, measured in the same run after the server stopped), and peak server RSS.
 """
@@ -26,9 +26,6 @@ from pathlib import Path
 
 import httpx
 import psutil
-
-from scripts.bench_memory import FORMATS
-from scripts.bench_memory import run as run_memory
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "eval" / "scifact" / "corpus.jsonl.gz"
@@ -180,27 +177,19 @@ def raw_embedder_rate(texts: list[str], batch: int) -> float:
 
 
 def main() -> None:
+    if "--memory" in sys.argv[1:]:
+        # Peak RSS of one document per format and size (scripts/bench_memory.py).
+        from bench_memory import main as bench_memory
+
+        bench_memory(sys.argv[1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=None, help="first N documents only")
     parser.add_argument("--concurrency", type=int, default=8, help="concurrent HTTP uploads")
     parser.add_argument(
         "--batch", type=int, default=1, help="documents per upload request (documents/batch)"
     )
-    parser.add_argument(
-        "--memory",
-        action="store_true",
-        help="instead: peak RSS of one document per format and size (scripts/bench_memory.py)",
-    )
-    parser.add_argument(
-        "--sizes", default="1,5,10", help="with --memory: upload sizes in MB, comma-separated"
-    )
-    parser.add_argument(
-        "--formats", default=",".join(FORMATS), help="with --memory: formats, comma-separated"
-    )
     args = parser.parse_args()
-    if args.memory:
-        run_memory([float(size) for size in args.sizes.split(",")], args.formats.split(","))
-        return
 
     docs = load_corpus(args.limit)
     port = free_port()

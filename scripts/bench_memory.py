@@ -10,6 +10,7 @@ storing run in batches of ARBOR_EMBED_BATCH_SIZE chunks and are not part of this
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import random
@@ -50,7 +51,7 @@ WORDS = [
     "crop",
     "rotation",
 ]
-FORMATS = ("text", "text-one-line", "markdown", "html", "csv", "docx", "pdf")
+KINDS = ("text", "text-one-line", "markdown", "html", "csv", "docx", "pdf")
 
 
 def _sentence(rng: random.Random) -> str:
@@ -203,5 +204,16 @@ def run(sizes_mb: list[float], formats: list[str]) -> None:
             )
 
 
+def main(argv: list[str]) -> None:
+    """`scripts/bench-ingest --memory [--sizes 1,5,10] [--kinds text,docx,...]`."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--memory", action="store_true", required=True)
+    parser.add_argument("--sizes", default="1,5,10", help="upload sizes in MB, comma-separated")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="formats, comma-separated")
+    args = parser.parse_args(argv)
+    run([float(size) for size in args.sizes.split(",")], args.kinds.split(","))
+
+
 if __name__ == "__main__":
+    # The child process of `run`: one document, its figures as one JSON line.
     print(json.dumps(measure(sys.argv[1], int(sys.argv[2]))))
