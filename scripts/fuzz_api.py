@@ -72,8 +72,10 @@ parameters = {{ doc = "spare" }}
 """
 
 
-def command(base: str, *, max_time_s: int, seed_value: int | None) -> list[str]:
-    """The schemathesis run, time-bounded: every phase, the four contract checks."""
+def command(
+    base: str, *, max_time_s: int, seed_value: int | None, phases: str | None = None
+) -> list[str]:
+    """The schemathesis run, time-bounded: every phase (or `phases`), the contract checks."""
     run = [
         str(Path(sys.executable).with_name("schemathesis")),
         "run",
@@ -91,6 +93,8 @@ def command(base: str, *, max_time_s: int, seed_value: int | None) -> list[str]:
     ]
     if seed_value is not None:
         run += ["--seed", str(seed_value)]
+    if phases is not None:
+        run += ["--phases", phases]
     return run
 
 
