@@ -117,8 +117,9 @@ def answered_statuses(path: str, method: str, operation: dict[str, Any]) -> set[
     before and around every route: authentication and rate limits (401, 403, 429; a project
     header naming another project is a 404), the database (503, and 409 when Postgres rolls a
     write back in a deadlock), body limits and parsing (413, 415, 422; 400 for a malformed
-    multipart body), and the catch-all 500."""
-    statuses = {500}
+    multipart body), the HTTP server's own 400 for a request line or header it cannot parse
+    (app/kit/protocols.py: any operation's URL can carry one), and the catch-all 500."""
+    statuses = {400, 500}
     if path.startswith("/v1/"):
         statuses |= {401, 403, 404, 422, 429, 503}
         if method != "get":
@@ -126,8 +127,6 @@ def answered_statuses(path: str, method: str, operation: dict[str, Any]) -> set[
     body = operation.get("requestBody")
     if body is not None:
         statuses |= {413, 415, 422}
-        if "multipart/form-data" in body.get("content", {}):
-            statuses.add(400)
     return statuses
 
 
