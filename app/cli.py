@@ -84,6 +84,7 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
     from app.auth.mode import UnsafeConfiguration, resolve
+    from app.kit.protocols import ProblemHttpToolsProtocol
     from app.main import create_app
     from app.observability import logs
 
@@ -113,6 +114,7 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
                 port=port,
                 log_level=settings.log_level,
                 log_config=logs.dict_config(level=settings.log_level, fmt=settings.log_format),
+                http=ProblemHttpToolsProtocol,
             )
     finally:
         if embedded is not None:
@@ -133,6 +135,7 @@ def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> No
 
     import uvicorn
 
+    from app.kit.protocols import ProblemHttpToolsProtocol
     from app.observability import logs
 
     os.environ["DATABASE_URL"] = url
@@ -158,6 +161,7 @@ def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> No
             workers=settings.http_workers,
             log_level=settings.log_level,
             log_config=logs.dict_config(level=settings.log_level, fmt=settings.log_format),
+            http=ProblemHttpToolsProtocol,
         )
     finally:
         shutil.rmtree(metrics_dir, ignore_errors=True)

@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     # times its size in memory): the largest legitimate one, an enrichment PATCH of thousands
     # of nodes or 128 texts to embed, stays well under it.
     max_json_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    # The memory one document's ingestion (parse, tree, chunks) may take; the text and XML
+    # limits that keep it there are derived from it (ParseLimits.within), and a document
+    # over them fails with an error naming this setting.
+    ingest_memory_mb: int = Field(default=1024, ge=64)
     default_page_size: int = 20
     # Background ingestion: in-process workers (0: only `arbor worker` processes run jobs).
     workers: int = 4
@@ -156,6 +160,10 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @property
+    def ingest_memory_bytes(self) -> int:
+        return self.ingest_memory_mb * 1024 * 1024
 
     @property
     def embedded_pg_dir(self) -> Path:

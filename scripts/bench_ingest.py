@@ -2,6 +2,7 @@
 
 Usage: scripts/bench-ingest [--limit N] [--concurrency 8] [--batch 1]
        scripts/bench-ingest --formats [--copies 5] [--ocr-pages 3]  (scripts/bench_formats.py)
+       scripts/bench-ingest --memory [--sizes 1,5,10] [--kinds text,docx,...]
 Prints docs/s, chunks/s, the ratio to the raw embedder's chunks/s on the same chunk texts
 (same batch size, measured in the same run after the server stopped), and peak server RSS.
 """
@@ -182,6 +183,12 @@ def main() -> None:
         from bench_formats import main as bench_formats
 
         bench_formats(sys.argv[1:])
+        return
+    if "--memory" in sys.argv[1:]:
+        # Peak RSS of one document per format and size (scripts/bench_memory.py).
+        from bench_memory import main as bench_memory
+
+        bench_memory(sys.argv[1:])
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=None, help="first N documents only")

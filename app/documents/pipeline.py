@@ -35,7 +35,7 @@ from app.graph import stage as graph_stage
 from app.graph.settings import wants_stage
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
-from app.ingestion.parsers import ParsedDocument
+from app.ingestion.parsers import ParsedDocument, ParseLimits
 from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, EstimatingCounter, TokenCounter
 from app.jobs import repository as jobs_repository
 from app.jobs.worker import WorkerPool
@@ -201,6 +201,7 @@ class Ingestor:
             content_type=payload.get("content_type"),
             format=payload.get("format"),
             title=payload.get("title"),
+            limits=ParseLimits.within(self.settings.ingest_memory_bytes),
         )
 
     async def _each(

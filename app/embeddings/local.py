@@ -83,7 +83,9 @@ class WordPieceTokenizer:
 
     def token_spans(self, text: str) -> TokenSpans:
         """Where the content tokens and words of `text` lie (for counting its spans)."""
-        return TokenSpans.of(self._counter.encode(text, add_special_tokens=False))
+        return TokenSpans.of_text(
+            lambda part: self._counter.encode(part, add_special_tokens=False), text
+        )
 
     def encode_ids(self, text: str) -> list[int]:
         """Content token ids of `text`, without special tokens or truncation."""
