@@ -102,6 +102,13 @@ def load_qrels() -> dict[str, dict[str, int]]:
 
 @contextmanager
 def server(data_dir: Path) -> Iterator[str]:
+    with served(data_dir) as (base, _pid):
+        yield base
+
+
+@contextmanager
+def served(data_dir: Path) -> Iterator[tuple[str, int]]:
+    """`arbor serve` on a free port with its data in `data_dir`: its URL and process id."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update(ARBOR_DATA_DIR=str(data_dir), PORT=str(port), ARBOR_LOG_LEVEL="warning")
@@ -115,7 +122,7 @@ def server(data_dir: Path) -> Iterator[str]:
             wait_until_ready(base, process)
         except SystemExit as exc:
             raise SystemExit(f"{exc}; see {data_dir / 'server.log'}") from None
-        yield base
+        yield base, process.pid
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
@@ -297,12 +304,12 @@ def render(
     return "\n".join(lines)
 
 
-def write_section(table: str) -> None:
-    section = f"{START}\n{table}\n{END}"
+def write_section(table: str, *, start: str = START, end: str = END) -> None:
+    section = f"{start}\n{table}\n{end}"
     current = BENCHMARKS.read_text() if BENCHMARKS.exists() else "# Benchmarks\n"
-    if START in current and END in current:
-        before, rest = current.split(START, 1)
-        _, after = rest.split(END, 1)
+    if start in current and end in current:
+        before, rest = current.split(start, 1)
+        _, after = rest.split(end, 1)
         updated = before + section + after
     else:
         updated = current.rstrip("\n") + "\n\n" + section + "\n"
