@@ -60,10 +60,11 @@ def load_corpus(limit: int | None) -> list[dict[str, str]]:
     return docs[:limit] if limit else docs
 
 
-def cpu_seconds(server_pid: int) -> dict[str, float]:
+def cpu_seconds(server_pid: int, postmaster_pid: int | None = None) -> dict[str, float]:
     """CPU time used so far by the service's processes (the server and, with
-    ARBOR_HTTP_WORKERS > 1, its HTTP and job processes) and by Postgres (every postgres
-    process on the machine: the embedded server is not the service's child)."""
+    ARBOR_HTTP_WORKERS > 1, its HTTP and job processes) and by Postgres: the postmaster
+    `postmaster_pid` and its children, else every postgres process on the machine (the
+    embedded server is not the service's child)."""
     server = psutil.Process(server_pid)
     service = 0.0
     for process in [server, *server.children(recursive=True)]:
@@ -74,6 +75,15 @@ def cpu_seconds(server_pid: int) -> dict[str, float]:
         except psutil.NoSuchProcess:
             continue
     postgres = 0.0
+    if postmaster_pid is not None:
+        postmaster = psutil.Process(postmaster_pid)
+        for process in [postmaster, *postmaster.children()]:
+            try:
+                times = process.cpu_times()
+                postgres += times.user + times.system
+            except psutil.NoSuchProcess:
+                continue
+        return {"service": service, "postgres": postgres}
     for process in psutil.process_iter(["name", "cpu_times"]):
         if process.info["name"] == "postgres" and process.info["cpu_times"] is not None:
             postgres += process.info["cpu_times"].user + process.info["cpu_times"].system

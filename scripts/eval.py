@@ -76,6 +76,13 @@ def load_qrels() -> dict[str, dict[str, int]]:
 
 @contextmanager
 def server(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterator[str]:
+    with served(data_dir, extra_env) as (base, _pid):
+        yield base
+
+
+@contextmanager
+def served(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """`arbor serve` on a free port with its data in `data_dir`: its URL and process id."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update(ARBOR_DATA_DIR=str(data_dir), PORT=str(port), ARBOR_LOG_LEVEL="warning")
@@ -90,7 +97,7 @@ def server(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterat
             wait_until_ready(base, process)
         except SystemExit as exc:
             raise SystemExit(f"{exc}; see {data_dir / 'server.log'}") from None
-        yield base
+        yield base, process.pid
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
