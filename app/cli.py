@@ -84,7 +84,9 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
     from app.auth.mode import UnsafeConfiguration, resolve
+    from app.kit.protocols import ProblemHttpToolsProtocol
     from app.main import create_app
+    from app.observability import logs
 
     # The bind decides whether keys are required: check it before starting anything.
     settings = settings.model_copy(update={"host": host, "port": port})
@@ -111,6 +113,8 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
                 host=host,
                 port=port,
                 log_level=settings.log_level,
+                log_config=logs.dict_config(level=settings.log_level, fmt=settings.log_format),
+                http=ProblemHttpToolsProtocol,
             )
     finally:
         if embedded is not None:
@@ -125,12 +129,21 @@ def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> No
     stream at once (docs/benchmarks.md). The children are spawned, so they read their settings
     from the environment set here.
     """
+    import shutil
     import subprocess
+    import tempfile
 
     import uvicorn
 
+    from app.kit.protocols import ProblemHttpToolsProtocol
+    from app.observability import logs
+
     os.environ["DATABASE_URL"] = url
     os.environ["ARBOR_HOST"] = host
+    # Metrics of every child merged at /metrics (app/observability/metrics.py): a fresh
+    # folder per start, so that a previous run's counters are not added in.
+    metrics_dir = tempfile.mkdtemp(prefix="arbor-metrics-")
+    os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", metrics_dir)
     os.environ["PORT"] = str(port)
     jobs = None
     if settings.workers > 0:
@@ -147,8 +160,11 @@ def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> No
             port=port,
             workers=settings.http_workers,
             log_level=settings.log_level,
+            log_config=logs.dict_config(level=settings.log_level, fmt=settings.log_format),
+            http=ProblemHttpToolsProtocol,
         )
     finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
         if jobs is not None:
             jobs.send_signal(signal.SIGTERM)
             try:
@@ -252,11 +268,9 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     settings = get_settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from app.observability import logs
+
+    logs.configure(level=settings.log_level, fmt=settings.log_format)
     # pgserver narrates every pg_ctl call at INFO; its failures still come through.
     logging.getLogger("pgserver").setLevel(logging.WARNING)
     if args.command == "serve":

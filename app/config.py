@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     # times its size in memory): the largest legitimate one, an enrichment PATCH of thousands
     # of nodes or 128 texts to embed, stays well under it.
     max_json_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    # The memory one document's ingestion (parse, tree, chunks) may take; the text and XML
+    # limits that keep it there are derived from it (ParseLimits.within), and a document
+    # over them fails with an error naming this setting.
+    ingest_memory_mb: int = Field(default=1024, ge=64)
     default_page_size: int = 20
     # Background ingestion: in-process workers (0: only `arbor worker` processes run jobs).
     workers: int = 4
@@ -52,6 +56,9 @@ class Settings(BaseSettings):
     # ... and at most this many uploaded bytes besides the first job's, which bounds the
     # memory a batch holds (one large upload runs alone).
     ingest_batch_bytes: int = Field(default=8 * 1024 * 1024, ge=0)
+    # Graph jobs (enrichment, extraction: docs/graph.md) running at once across the instance;
+    # they run only when no other job is runnable.
+    graph_max_running: int = Field(default=2, ge=1)
     job_lease_s: float = 60.0
     job_poll_s: float = 1.0
     job_max_attempts: int = 5
@@ -127,6 +134,13 @@ class Settings(BaseSettings):
     source_sync_concurrency: int = Field(default=2, ge=1)
     source_schedule_poll_s: float = Field(default=15.0, gt=0)
 
+    # Operations (docs/operations.md). Logs: `text`, or `json` (one object per line).
+    log_format: Literal["text", "json"] = "text"
+    # Search analytics: rows older than this are pruned hourly (0 keeps them); `off` keeps
+    # no query text (counts, latencies and scores only).
+    analytics_retention_days: int = Field(default=30, ge=0)
+    analytics_text: bool = True
+
     @field_validator("admin_key", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
@@ -146,6 +160,10 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @property
+    def ingest_memory_bytes(self) -> int:
+        return self.ingest_memory_mb * 1024 * 1024
 
     @property
     def embedded_pg_dir(self) -> Path:

@@ -11,6 +11,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from pydantic.json_schema import models_json_schema
 
+from app.analytics import service as analytics
+from app.analytics.router import router as analytics_router
+from app.analytics.service import AnalyticsMiddleware
 from app.answers.router import router as answers_router
 from app.audit import service as audit
 from app.audit.middleware import AuditMiddleware
@@ -34,8 +37,12 @@ from app.documents.schemas import DocumentBatchCreate, DocumentCreate, DocumentF
 from app.documents.transfer import DocumentTransfer
 from app.documents.transfer_router import router as transfer_router
 from app.embeddings.router import router as embeddings_router
+from app.evaluations.router import router as evaluations_router
+from app.evaluations.schemas import EvaluationCreate
 from app.events import service as events
 from app.events.router import router as events_router
+from app.graph.answers import GraphAnswers
+from app.graph.router import router as graph_router
 from app.health.router import Check
 from app.health.router import router as health_router
 from app.jobs.router import router as jobs_router
@@ -48,6 +55,9 @@ from app.kit.problems import Problem, declare_problems, install_problem_handlers
 from app.knowledge_bases.router import router as knowledge_bases_router
 from app.llm import get_chat_client
 from app.mcp import server as mcp_server
+from app.observability import tracing
+from app.observability.middleware import ObservabilityMiddleware
+from app.observability.router import router as operations_router
 from app.parse.router import router as parse_router
 from app.parse.schemas import ParseRequest
 from app.projects.router import router as projects_router
@@ -85,10 +95,14 @@ TAGS = [
         "name": "sources",
         "description": "Folders, web pages and pushed records kept in sync as documents.",
     },
+    {"name": "graph", "description": "Entities and relations from documents, graph search."},
     {"name": "health", "description": "Liveness and readiness."},
     {"name": "tools", "description": "Agent tools as OpenAI function definitions, and calls."},
     {"name": "compat", "description": "Other products' APIs: Dify's external knowledge."},
     {"name": "answers", "description": "Grounded, cited answers from knowledge bases (RAG)."},
+    {"name": "analytics", "description": "What knowledge bases are asked (admin scope)."},
+    {"name": "evaluations", "description": "Retrieval quality measured on judged queries."},
+    {"name": "operations", "description": "Prometheus metrics (admin scope)."},
 ]
 
 
@@ -164,6 +178,16 @@ def create_app(
             asyncio.create_task(
                 every(
                     PRUNE_EVERY_S,
+                    lambda: analytics.prune(
+                        database, retention_days=settings.analytics_retention_days
+                    ),
+                    what="search analytics pruning",
+                ),
+                name="arbor-analytics-prune",
+            ),
+            asyncio.create_task(
+                every(
+                    PRUNE_EVERY_S,
                     lambda: index_upkeep.sweep(database),
                     what="vector index upkeep",
                 ),
@@ -212,18 +236,22 @@ def create_app(
     app.state.readiness_probes = []
     app.state.poke_workers = lambda: None
     app.state.chat_client = None
-    # The knowledge graph's retrieval seam for answers (app/answers/retrieval.py).
-    app.state.graph_context_provider = None
     if embedder_factory is None:
         registry_embedders = default_embedder_factory(settings)
         app.state.readiness_probes.append(registry_embedders.readiness)
         embedder_factory = registry_embedders
     app.state.embedder_factory = embedder_factory
+    # The knowledge graph's side of answers' retrieval (app/answers/retrieval.py).
+    app.state.graph_context_provider = GraphAnswers(embedder_factory)
     install_problem_handlers(app)
     app.add_middleware(JsonBodyLimit, limit=settings.max_json_body_bytes)
     app.add_middleware(AuditMiddleware)
+    app.add_middleware(AnalyticsMiddleware)
     # Outermost: a path no resource can have is answered before anything records or reads it.
     app.add_middleware(UnstorablePathMiddleware)
+    # Around everything: the request id, span and metrics cover every answer, even those.
+    tracing.configure_from_environment()
+    app.add_middleware(ObservabilityMiddleware)
     app.include_router(health_router)
     app.include_router(knowledge_bases_router)
     app.include_router(documents_router)
@@ -244,6 +272,10 @@ def create_app(
     app.include_router(answers_router)
     app.include_router(ui_router)
     app.include_router(sources_router)
+    app.include_router(analytics_router)
+    app.include_router(evaluations_router)
+    app.include_router(operations_router)
+    app.include_router(graph_router)
     _register_problem_schema(app)
     return app
 
@@ -267,6 +299,7 @@ def _register_problem_schema(app: FastAPI) -> None:
                         ChunkBulkUpsert,
                         ParseRequest,
                         DocumentTransfer,
+                        EvaluationCreate,
                     )
                 ],
                 ref_template="#/components/schemas/{model}",

@@ -2,6 +2,7 @@
 
 Usage: scripts/bench-ingest [--limit N] [--concurrency 8] [--batch 1]
        scripts/bench-ingest --formats [--copies 5] [--ocr-pages 3]  (scripts/bench_formats.py)
+       scripts/bench-ingest --memory [--sizes 1,5,10] [--kinds text,docx,...]
 Prints docs/s, chunks/s, the ratio to the raw embedder's chunks/s on the same chunk texts
 (same batch size, measured in the same run after the server stopped), and peak server RSS.
 """
@@ -59,10 +60,11 @@ def load_corpus(limit: int | None) -> list[dict[str, str]]:
     return docs[:limit] if limit else docs
 
 
-def cpu_seconds(server_pid: int) -> dict[str, float]:
+def cpu_seconds(server_pid: int, postmaster_pid: int | None = None) -> dict[str, float]:
     """CPU time used so far by the service's processes (the server and, with
-    ARBOR_HTTP_WORKERS > 1, its HTTP and job processes) and by Postgres (every postgres
-    process on the machine: the embedded server is not the service's child)."""
+    ARBOR_HTTP_WORKERS > 1, its HTTP and job processes) and by Postgres: the postmaster
+    `postmaster_pid` and its children, else every postgres process on the machine (the
+    embedded server is not the service's child)."""
     server = psutil.Process(server_pid)
     service = 0.0
     for process in [server, *server.children(recursive=True)]:
@@ -73,6 +75,15 @@ def cpu_seconds(server_pid: int) -> dict[str, float]:
         except psutil.NoSuchProcess:
             continue
     postgres = 0.0
+    if postmaster_pid is not None:
+        postmaster = psutil.Process(postmaster_pid)
+        for process in [postmaster, *postmaster.children()]:
+            try:
+                times = process.cpu_times()
+                postgres += times.user + times.system
+            except psutil.NoSuchProcess:
+                continue
+        return {"service": service, "postgres": postgres}
     for process in psutil.process_iter(["name", "cpu_times"]):
         if process.info["name"] == "postgres" and process.info["cpu_times"] is not None:
             postgres += process.info["cpu_times"].user + process.info["cpu_times"].system
@@ -182,6 +193,12 @@ def main() -> None:
         from bench_formats import main as bench_formats
 
         bench_formats(sys.argv[1:])
+        return
+    if "--memory" in sys.argv[1:]:
+        # Peak RSS of one document per format and size (scripts/bench_memory.py).
+        from bench_memory import main as bench_memory
+
+        bench_memory(sys.argv[1:])
         return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=None, help="first N documents only")

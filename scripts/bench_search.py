@@ -342,12 +342,13 @@ async def main_async(args: argparse.Namespace) -> str:
     )
 
 
-def write_section(table: str) -> None:
-    section = f"{START}\n{table}\n{END}"
+def write_section(table: str, *, markers: tuple[str, str] = (START, END)) -> None:
+    start, end = markers
+    section = f"{start}\n{table}\n{end}"
     current = BENCHMARKS.read_text() if BENCHMARKS.exists() else "# Benchmarks\n"
-    if START in current and END in current:
-        before, rest = current.split(START, 1)
-        _, after = rest.split(END, 1)
+    if start in current and end in current:
+        before, rest = current.split(start, 1)
+        _, after = rest.split(end, 1)
         updated = before + section + after
     else:
         updated = current.rstrip("\n") + "\n\n" + section + "\n"
@@ -361,7 +362,22 @@ def main() -> None:
     parser.add_argument("--recall-queries", type=int, default=100)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    parser.add_argument(
+        "--overhead",
+        action="store_true",
+        help="measure what metrics and search analytics add to search p50 over HTTP "
+        "(scripts/bench_overhead.py) instead",
+    )
+    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds (--overhead)")
     args = parser.parse_args()
+    if args.overhead:
+        from scripts import bench_overhead
+
+        table = asyncio.run(bench_overhead.main_async(args))
+        print(table)
+        if args.write:
+            write_section(table, markers=(bench_overhead.START, bench_overhead.END))
+        return
     table = asyncio.run(main_async(args))
     print(table)
     if args.write:

@@ -7,6 +7,9 @@ refreshes the knowledge base's term statistics (as the service does soon after a
 the 300 test queries in each mode and prints the table; `--write` puts it in
 docs/benchmarks.md (only the section between this script's markers). `--data-dir DIR` keeps
 the server's data, and a later run with the same folder skips the ingestion.
+`--through evaluations` posts the judged set once to `POST .../evaluations` and reads the
+service's own measures instead of searching and scoring here (the same numbers: both follow
+trec_eval).
 
 Metrics follow trec_eval / pytrec_eval: linear gain, log2 discount, ideal DCG from the qrels.
 """
@@ -73,6 +76,13 @@ def load_qrels() -> dict[str, dict[str, int]]:
 
 @contextmanager
 def server(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterator[str]:
+    with served(data_dir, extra_env) as (base, _pid):
+        yield base
+
+
+@contextmanager
+def served(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """`arbor serve` on a free port with its data in `data_dir`: its URL and process id."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update(ARBOR_DATA_DIR=str(data_dir), PORT=str(port), ARBOR_LOG_LEVEL="warning")
@@ -87,7 +97,7 @@ def server(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterat
             wait_until_ready(base, process)
         except SystemExit as exc:
             raise SystemExit(f"{exc}; see {data_dir / 'server.log'}") from None
-        yield base
+        yield base, process.pid
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
@@ -158,6 +168,53 @@ def run(
     return ndcg / len(queries), recall / len(queries), elapsed * 1000
 
 
+def run_as_evaluation(
+    http: httpx.Client,
+    kb: str,
+    queries: list[dict[str, str]],
+    qrels: dict[str, dict[str, int]],
+    runs: list[tuple[str, dict[str, Any]]],
+) -> list[tuple[str, float, float, float]]:
+    """The same runs through `POST .../evaluations`: the service searches and scores
+    (app/evaluations), this script only uploads the judged set and reads the measures."""
+    wanted = {query["_id"] for query in queries}
+    body = {
+        "name": "scripts/eval",
+        "queries": queries,
+        "qrels": [
+            {"query_id": query_id, "doc_id": doc_id, "score": grade}
+            for query_id, grades in qrels.items()
+            if query_id in wanted
+            for doc_id, grade in grades.items()
+        ],
+        "configurations": [{"name": name, **options} for name, options in runs],
+    }
+    created = http.post(f"/v1/knowledge-bases/{kb}/evaluations", json=body)
+    created.raise_for_status()
+    url = f"/v1/knowledge-bases/{kb}/evaluations/{created.json()['id']}"
+    while (evaluation := http.get(url).json())["status"] in ("queued", "running"):
+        time.sleep(1)
+    if evaluation["status"] != "succeeded":
+        raise SystemExit(f"evaluation failed: {evaluation.get('error')}")
+    rows = []
+    for config in evaluation["results"]["configurations"]:
+        measures = config["measures"]
+        rows.append(
+            (
+                config["name"],
+                measures["ndcg_at_10"],
+                measures["recall_at_100"],
+                config["mean_latency_ms"],
+            )
+        )
+        print(
+            f"{config['name']:50s} nDCG@10 {measures['ndcg_at_10']:.4f}  "
+            f"Recall@100 {measures['recall_at_100']:.4f}  MRR@10 {measures['mrr_at_10']:.4f}  "
+            f"{config['mean_latency_ms']:6.1f} ms/query (in the job)"
+        )
+    return rows
+
+
 def external_ids(http: httpx.Client, kb: str) -> dict[str, str]:
     found: dict[str, str] = {}
     cursor = None
@@ -187,6 +244,13 @@ def main() -> None:
     parser.add_argument("--limit-queries", type=int, default=0)
     parser.add_argument("--runs", default="", help="comma-separated run numbers (1-based)")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    parser.add_argument(
+        "--through",
+        choices=["search", "evaluations"],
+        default="search",
+        help="`search`: this script searches and scores; `evaluations`: one POST "
+        ".../evaluations, the service runs and scores the queries (arbor's own measures)",
+    )
     parser.add_argument(
         "--data-dir",
         type=Path,
@@ -230,7 +294,10 @@ def main() -> None:
             ingest_s = time.perf_counter() - started
             print(f"ingested {len(corpus)} documents in {ingest_s:.0f} s", file=sys.stderr)
         refresh_text_statistics(http, kb)
-        external = external_ids(http, kb)
+        if args.through == "evaluations":
+            rows = run_as_evaluation(http, kb, queries, qrels, runs)
+            runs = []
+        external = external_ids(http, kb) if runs else {}
         for name, body in runs:
             ndcg, recall, ms = run(http, kb, queries, qrels, external, {"top_k": 100, **body})
             rows.append((name, ndcg, recall, ms))
@@ -257,14 +324,18 @@ def render(
         f"in {ingest_s:.0f} s; top_k 100, candidates 100 per side, every other setting default. "
         "nDCG@10 and Recall@100 as trec_eval computes them; a document ranks at its best chunk.",
         "",
-        "| mode | nDCG@10 | Recall@100 | ms/query (HTTP, sequential) |",
+        "| mode | nDCG@10 | Recall@100 | ms/query ("
+        + ("in the evaluation job" if args.through == "evaluations" else "HTTP, sequential")
+        + ") |",
         "| --- | --- | --- | --- |",
         *[f"| {name} | {ndcg:.4f} | {recall:.4f} | {ms:.1f} |" for name, ndcg, recall, ms in rows],
         "",
         "Reference on this machine (docs/../shared/eval/README.md): BM25 (bm25s, stemmed) 0.679, "
         "dense all-MiniLM-L6-v2 fp32 0.645, RRF 0.713, min-max weighted 0.5 0.730.",
         "",
-        f"Command: `scripts/eval --ingest {args.ingest} --variant {args.variant} --write`.",
+        f"Command: `scripts/eval --ingest {args.ingest} --variant {args.variant}"
+        + (" --through evaluations" if args.through == "evaluations" else "")
+        + " --write`.",
     ]
     return "\n".join(lines)
 

@@ -41,6 +41,7 @@ class GraphContextProvider(Protocol):
         question: str,
         entities: Sequence[str],
         visible: ColumnElement[bool] | None,
+        principals: frozenset[str] | None,
         quick: bool,
     ) -> GraphContext: ...
 
@@ -55,6 +56,8 @@ class RetrievalScope:
     # Resolved (and checked) when the request arrived; loaded columns only, no session.
     knowledge_bases: tuple[KnowledgeBase, ...]
     visible: ColumnElement[bool] | None
+    # The principals `visible` was built from (None: every document), for the graph.
+    principals: frozenset[str] | None = None
 
 
 @dataclass(slots=True)
@@ -155,6 +158,7 @@ async def retrieve(
                 question=question,
                 entities=entities,
                 visible=scope.visible,
+                principals=scope.principals,
                 quick=quick,
             )
             if graph is not None

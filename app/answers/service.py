@@ -42,6 +42,7 @@ async def prepare(
         allowed_knowledge_bases=caller.knowledge_bases,
         knowledge_bases=tuple(kbs),
         visible=visible,
+        principals=caller.principals,
     )
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from app.chunks.embedding import DocumentEmbedder
+from app.observability.metrics import record_embedding
 
 
 @dataclass
@@ -75,6 +77,7 @@ class BatchingEmbedder:
         while True:
             batch = await self._collect()
             texts = [text for request in batch for text in request.texts]
+            started = time.perf_counter()
             try:
                 vectors = await asyncio.to_thread(self.embedder.embed_documents, texts)
             except Exception as exc:  # delivered to every caller of this batch
@@ -82,6 +85,7 @@ class BatchingEmbedder:
                     if not request.future.done():
                         request.future.set_exception(exc)
                 continue
+            record_embedding(texts=len(texts), seconds=time.perf_counter() - started)
             start = 0
             for request in batch:
                 end = start + len(request.texts)

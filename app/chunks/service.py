@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import binascii
 import logging
 import uuid
 from collections.abc import Sequence
@@ -58,7 +57,7 @@ def vector_values(kb: KnowledgeBase, vector: Sequence[float] | str, *, where: st
     if isinstance(vector, str):
         try:
             raw = base64.b64decode(vector, validate=True)
-        except binascii.Error:
+        except ValueError:  # binascii.Error, or a string that is not ASCII
             raise ValidationFailed(
                 f"{where} is neither a list of numbers nor base64 (float32 little-endian)."
             ) from None
@@ -101,7 +100,7 @@ def supplied_vectors(kb: KnowledgeBase, items: Sequence[ChunkUpsert]) -> dict[in
     ):
         try:
             raw = base64.b64decode("".join(cast(list[str], encoded)), validate=True)
-        except binascii.Error:
+        except ValueError:  # binascii.Error, or a string that is not ASCII
             raw = b""
         if len(raw) == size * len(encoded):
             matrix = np.frombuffer(raw, dtype="<f4").reshape(len(encoded), -1)

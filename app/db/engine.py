@@ -21,6 +21,7 @@ from app.config import Settings
 from app.db.outage import watch_connections
 from app.db.tenancy import TenantScope, ambient_scope, enter_scope
 from app.db.urls import async_url
+from app.observability.tracing import trace_statements
 
 # A pooled connection idle for longer than this is pinged before it is used again. Not every
 # checkout: SQLAlchemy's pre-ping costs three round trips with asyncpg (BEGIN, ";", ROLLBACK)
@@ -62,6 +63,9 @@ class Database:
         )
         ping_idle_connections(self.engine)
         watch_connections(self.engine)
+        trace_statements(self.engine)
+        # Transactions waiting for a pooled connection now (the `arbor_db_pool_waiting` gauge).
+        self.waiting = 0
         self.sessionmaker = async_sessionmaker(self.engine, expire_on_commit=False)
 
     @asynccontextmanager
@@ -90,9 +94,17 @@ class Database:
             kbs = None if knowledge_bases is None else frozenset(knowledge_bases)
             scope = TenantScope(project_id, kbs)
         async with self.sessionmaker() as session, session.begin():
-            if one_snapshot:
-                # Before any statement: the level is part of the transaction's BEGIN.
-                await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            # The connection is taken here, before any statement, so that the time spent
+            # waiting for one is counted (and the isolation level is part of the BEGIN).
+            self.waiting += 1
+            try:
+                await session.connection(
+                    execution_options={"isolation_level": "REPEATABLE READ"}
+                    if one_snapshot
+                    else None
+                )
+            finally:
+                self.waiting -= 1
             if scope is not None:
                 await enter_scope(session, scope)
             yield session

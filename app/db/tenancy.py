@@ -12,6 +12,7 @@ may switch back (`elevated` does, for DDL), so SQL injection would not be contai
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -19,6 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 APP_ROLE = "arbor_app"
@@ -90,8 +92,14 @@ async def elevated(session: AsyncSession) -> AsyncIterator[None]:
     await session.execute(_SET_ROLE, {"role": "none"})
     try:
         yield
-    finally:
-        await session.execute(_SET_ROLE, {"role": APP_ROLE})
+    except BaseException:
+        # A statement in the block failed: the transaction is aborted, so resetting the role
+        # fails too, and that error hid the one that aborted it (a COPY's, in an ingestion
+        # job's log). The rollback that follows ends the role with the transaction.
+        with contextlib.suppress(DBAPIError):
+            await session.execute(_SET_ROLE, {"role": APP_ROLE})
+        raise
+    await session.execute(_SET_ROLE, {"role": APP_ROLE})
 
 
 async def read_chunks_through_view(session: AsyncSession) -> None:

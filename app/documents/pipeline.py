@@ -29,15 +29,20 @@ from app.config import Settings
 from app.db.engine import Database
 from app.documents import enrichment
 from app.documents import repository as documents_repository
+from app.evaluations import service as evaluations
 from app.events import service as events
+from app.graph import stage as graph_stage
+from app.graph.settings import wants_stage
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
-from app.ingestion.parsers import ParsedDocument
+from app.ingestion.parsers import ParsedDocument, ParseLimits
 from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, EstimatingCounter, TokenCounter
 from app.jobs import repository as jobs_repository
 from app.jobs.worker import WorkerPool
 from app.kit.errors import AppError
+from app.llm import get_chat_client
 from app.models import Chunk, Document, DocumentSource, Job, KnowledgeBase
+from app.observability.metrics import stage
 from app.search import text_statistics
 from app.sources.sync import JOB_KIND as SYNC_JOB_KIND
 from app.sources.sync import Syncer, SyncJobs
@@ -130,7 +135,8 @@ class Ingestor:
                 await self._settle(unsettled, job, JobGone())
         if kb is None or not works:
             return
-        works = await self._each(works, unsettled, self._parse)
+        with stage("parse"):
+            works = await self._each(works, unsettled, self._parse)
         works = await self._set_stage(works, unsettled, "chunking")
         embedder = self.embedders(kb)
         counter, window = token_counter(embedder)
@@ -140,7 +146,8 @@ class Ingestor:
             config = ChunkingConfig(**{**kb.chunking, **(work.job.payload.get("chunking") or {})})
             work.drafts = chunk_document(work.parsed, config, counter, embedder_window=window)
 
-        works = await self._each(works, unsettled, chunk)
+        with stage("chunk"):
+            works = await self._each(works, unsettled, chunk)
         works = await self._set_stage(
             works, unsettled, "embedding", lambda w: {"chunks_total": len(w.drafts)}
         )
@@ -194,6 +201,7 @@ class Ingestor:
             content_type=payload.get("content_type"),
             format=payload.get("format"),
             title=payload.get("title"),
+            limits=ParseLimits.within(self.settings.ingest_memory_bytes),
         )
 
     async def _each(
@@ -322,7 +330,8 @@ class Ingestor:
             if not part:  # every pending document has texts in `missing`: a bug, retried
                 raise RuntimeError("documents left without vectors")
             try:
-                computed = await self.batchers.get(embedder).embed([texts[h] for h in part])
+                with stage("embed"):
+                    computed = await self.batchers.get(embedder).embed([texts[h] for h in part])
             except Exception as exc:
                 await self._store_all(
                     kb, await self._embedding_failed(pending, unsettled, exc), unsettled
@@ -369,7 +378,8 @@ class Ingestor:
         if not works:
             return
         try:
-            await self._store(kb, works, unsettled)
+            with stage("store"):
+                await self._store(kb, works, unsettled)
         except Exception:
             if len(works) == 1:
                 raise
@@ -446,6 +456,14 @@ class Ingestor:
             if rows:
                 # The documents' chunks were deleted above and chunk ids are per document.
                 await chunks_repository.insert_rows(session, kb, rows)
+            # The graph stage (enrichment, extraction) after embedding, where it is wanted.
+            if works and wants_stage(kb.enrichment, kb.graph):
+                await graph_stage.queue(
+                    session,
+                    kb,
+                    [w.document.id for w in works],
+                    max_attempts=self.settings.job_max_attempts,
+                )
             await session.execute(
                 delete(DocumentSource).where(
                     DocumentSource.document_id.in_([w.document.id for w in works])
@@ -592,7 +610,12 @@ def worker_pool(
     refresher = text_statistics.Refresher(database)
     index_builder = IndexBuilder(database)
     syncer = Syncer(database, settings)
+    # One chat client for the pool's graph jobs (knowledge bases whose extractor is `llm`).
+    chat_client = get_chat_client(settings)
+    graph = graph_stage.stage_for(database, settings, embedders, lambda: chat_client)
     handlers = {
+        evaluations.JOB_KIND: evaluations.Evaluator(database, settings, embedders).handle,
+        graph_stage.JOB_KIND: graph.handle,
         "embed": backfiller.handle,
         SYNC_JOB_KIND: SyncJobs(syncer).handle,
         text_statistics.JOB_KIND: refresher.handle,
@@ -607,5 +630,7 @@ def worker_pool(
         batch_size=settings.ingest_batch_size,
     )
     pool.on_stop.append(batchers.close)
+    if chat_client is not None:
+        pool.on_stop.append(chat_client.aclose)
     syncer.poke = pool.poke  # documents a sync queued start at once
     return pool

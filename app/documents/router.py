@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request, Response, status
@@ -30,6 +29,7 @@ from app.documents.schemas import (
 )
 from app.documents.upload import precheck, read_json, read_json_batch, read_multipart
 from app.ingestion.tree import AnyNode
+from app.kit import nesting
 from app.kit.bodies import json_request_body, reads_body_by_hand, require_json, require_json_body
 from app.kit.errors import AppError, NotFound, UnsupportedMediaType, ValidationFailed
 from app.kit.pagination import Page, PageParams, page_params
@@ -230,16 +230,10 @@ async def list_documents(
 ) -> Page[DocumentRead]:
     filter_spec = None
     if filter_ is not None:
-        try:
-            filter_spec = json.loads(filter_)
-        except ValueError as exc:
-            raise ValidationFailed("`filter` must be JSON.") from exc
+        filter_spec = nesting.loads(filter_, what="`filter`")
     wanted = None
     if metadata:
-        try:
-            wanted = json.loads(metadata)
-        except ValueError as exc:
-            raise ValidationFailed("`metadata` must be a JSON object.") from exc
+        wanted = nesting.loads(metadata, what="`metadata`")
         if not isinstance(wanted, dict):
             raise ValidationFailed("`metadata` must be a JSON object.")
         problem = json_problem(wanted)

@@ -19,6 +19,7 @@ from app.documents.schemas import (
     DocumentFromUrl,
 )
 from app.ingestion.detect import detect_format
+from app.kit import nesting
 from app.kit.bodies import invalid_body, limited_stream, read_json_model
 from app.kit.errors import BadRequest, UnprocessableDocument, ValidationFailed
 
@@ -108,15 +109,7 @@ def _fields_of(fields: DocumentFields) -> dict[str, Any]:
 def _json_object(raw: str | None, name: str) -> dict[str, Any] | None:
     if raw is None or raw == "":
         return None
-    try:
-        value = json.loads(raw)
-    except RecursionError as exc:
-        # json.loads recurses per level: thousands of levels exhaust the stack (was a 500).
-        raise ValidationFailed(
-            f"Form field {name!r} is nested deeper than JSON values may be (32 levels)."
-        ) from exc
-    except ValueError as exc:
-        raise ValidationFailed(f"Form field {name!r} must be a JSON object.") from exc
+    value = nesting.loads(raw, what=f"Form field {name!r}")
     if not isinstance(value, dict):
         raise ValidationFailed(f"Form field {name!r} must be a JSON object.")
     return value
@@ -136,7 +129,7 @@ def _text_field(form: Any, name: str, max_length: int) -> str | None:
 async def read_multipart(request: Request, limit: int, *, also: Collection[str] = ()) -> Upload:
     """A multipart upload: its `file` and the upload's form fields, plus the text fields named
     in `also` (at most MAX_FORM_FIELD_BYTES characters each) for a route that takes more."""
-    parser = MultiPartParser(
+    parser = _StrictFieldsParser(
         request.headers,
         limited_stream(request, limit),
         max_files=1,
@@ -148,6 +141,11 @@ async def read_multipart(request: Request, limit: int, *, also: Collection[str] 
     except MultiPartException as exc:
         raise BadRequest(f"The multipart body is malformed: {exc.message}") from exc
     try:
+        if parser.undecodable:
+            raise ValidationFailed(
+                f"Form field {parser.undecodable[0]!r} is not UTF-8 text; form fields are "
+                "UTF-8, as JSON bodies are."
+            )
         taken = dict.fromkeys(["file", *FORM_FIELDS, *also])
         unknown = sorted(set(form.keys()) - taken.keys())
         if unknown:
@@ -174,6 +172,24 @@ async def read_multipart(request: Request, limit: int, *, also: Collection[str] 
         )
     finally:
         await form.close()
+
+
+class _StrictFieldsParser(MultiPartParser):
+    """Starlette's parser, except that a text field that is not valid in its charset is noted
+    (`undecodable`) instead of being decoded as Latin-1 and stored as other characters."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.undecodable: list[str] = []
+
+    def on_part_end(self) -> None:
+        part = self._current_part
+        if part.file is None:
+            try:
+                bytes(part.data).decode(self._charset)
+            except (UnicodeDecodeError, LookupError):
+                self.undecodable.append(part.field_name)
+        super().on_part_end()
 
 
 FORM_FIELDS = ("title", "metadata", "source_uri", "external_id", "chunking", "format", "access")

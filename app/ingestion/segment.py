@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 
 Span = tuple[int, int]
 
@@ -67,7 +68,12 @@ def lines(text: str, start: int, end: int) -> list[Span]:
 
 def words(text: str, start: int, end: int) -> list[Span]:
     """Return the runs of non-whitespace characters."""
-    return [m.span() for m in _WORD.finditer(text, start, end)]
+    return list(iter_words(text, start, end))
+
+
+def iter_words(text: str, start: int, end: int) -> Iterator[Span]:
+    """The runs of non-whitespace characters, one at a time."""
+    return (m.span() for m in _WORD.finditer(text, start, end))
 
 
 def _is_boundary(text: str, match: re.Match[str], end: int) -> bool:

@@ -15,8 +15,23 @@ from app.models import Job
 CLAIM_SQL = text(
     "UPDATE jobs SET status = 'running', attempts = attempts + 1, worker_id = :worker, "
     "lease_expires_at = now() + make_interval(secs => :lease), updated_at = now() "
-    "WHERE id = (SELECT id FROM jobs WHERE (status = 'queued' AND run_after <= now()) "
-    "OR (status = 'running' AND lease_expires_at < now()) "
+    "WHERE id = (SELECT id FROM jobs WHERE ((status = 'queued' AND run_after <= now()) "
+    "OR (status = 'running' AND lease_expires_at < now())) AND kind <> 'graph' "
+    "ORDER BY run_after, created_at LIMIT 1 FOR UPDATE SKIP LOCKED) "
+    "RETURNING id"
+)
+# Graph jobs (enrichment and extraction, app/graph/stage.py) take seconds to minutes of CPU a
+# document: they run only when no other job is runnable, and at most :most at once across
+# the instance (a soft cap: two loops claiming together may both pass it), so that a knowledge
+# base turning its graph on never holds back another's ingestion. Partial indexes (migration
+# 0018) keep both claims index scans however many graph jobs are queued.
+GRAPH_CLAIM_SQL = text(
+    "UPDATE jobs SET status = 'running', attempts = attempts + 1, worker_id = :worker, "
+    "lease_expires_at = now() + make_interval(secs => :lease), updated_at = now() "
+    "WHERE id = (SELECT id FROM jobs WHERE ((status = 'queued' AND run_after <= now()) "
+    "OR (status = 'running' AND lease_expires_at < now())) AND kind = 'graph' "
+    "AND (SELECT count(*) FROM jobs g WHERE g.kind = 'graph' AND g.status = 'running' "
+    "AND g.lease_expires_at >= now()) < :most "
     "ORDER BY run_after, created_at LIMIT 1 FOR UPDATE SKIP LOCKED) "
     "RETURNING id"
 )
@@ -65,9 +80,16 @@ def new_job(
     )
 
 
-async def claim(session: AsyncSession, *, worker_id: str, lease_s: float) -> Job | None:
-    """Take the oldest runnable job (or one whose worker's lease ran out), or None."""
+async def claim(
+    session: AsyncSession, *, worker_id: str, lease_s: float, graph_running: int = 2
+) -> Job | None:
+    """Take the oldest runnable job (or one whose worker's lease ran out), or None; graph jobs
+    only when nothing else is runnable and fewer than `graph_running` run."""
     job_id = await session.scalar(CLAIM_SQL, {"worker": worker_id, "lease": lease_s})
+    if job_id is None:
+        job_id = await session.scalar(
+            GRAPH_CLAIM_SQL, {"worker": worker_id, "lease": lease_s, "most": graph_running}
+        )
     if job_id is None:
         return None
     return await session.get(Job, job_id, populate_existing=True)

@@ -103,7 +103,12 @@ class WorkerPool:
         """Claim and run one job (or a batch of like ones); False when there was nothing to do."""
         lease_s = self.settings.job_lease_s
         async with self.database.transaction() as session:
-            job = await repository.claim(session, worker_id=self.worker_id, lease_s=lease_s)
+            job = await repository.claim(
+                session,
+                worker_id=self.worker_id,
+                lease_s=lease_s,
+                graph_running=self.settings.graph_max_running,
+            )
             jobs = [job] if job is not None else []
             if job is not None and job.kind in self.batch_handlers:
                 # Only what is already queued: a lone upload never waits for a batch to fill.

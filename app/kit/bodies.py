@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.kit.endpoints import EndpointFlag
 from app.kit.errors import PayloadTooLarge, UnsupportedMediaType, ValidationFailed
+from app.kit.nesting import nesting_problem
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -33,11 +34,26 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, f"The request body is larger than the limit of {limit} bytes.")
 
 
+class UnreadableJson(HTTPException):
+    """A JSON body Python's json module must not be given (too deep, not UTF-8): raised while
+    FastAPI reads it, as an HTTPException for the reason BodyTooLarge is one; FastAPI turned
+    the RecursionError or UnicodeDecodeError into an undeclared 400."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(422, f"The request body cannot be read as JSON: it is {problem}.")
+        self.extra = {
+            "errors": [{"loc": ["body"], "msg": f"The body is {problem}", "type": "json_invalid"}]
+        }
+
+
 class JsonBodyLimit:
     """ASGI middleware: a body over `limit` bytes is a 413, by its Content-Length before any
     byte is read, else as soon as the bytes received pass it, so FastAPI never holds (and
     parses) more. Starlette's own `max_body_size` answers a declared oversize body in plain
     text, replacing the problem+json a handler made, hence this.
+
+    A JSON body is gathered here and handed on whole once its nesting and encoding are known to
+    be fit for `json.loads` (app/kit/nesting.py); FastAPI gathers it whole anyway.
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
@@ -49,22 +65,52 @@ class JsonBodyLimit:
             await self.app(scope, receive, send)
             return
         received = 0
+        complete = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, complete
             # Called once routing chose the endpoint: bodies are read by the route.
-            if reads_body_by_hand.marks(scope):
+            if complete or reads_body_by_hand.marks(scope):
                 return await receive()
             if received == 0 and _declared_length(scope) > self.limit:
                 raise BodyTooLarge(self.limit)
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
+            if not _is_json(scope):
+                message = await receive()
+                if message["type"] == "http.request":
+                    received += len(message.get("body", b""))
+                    if received > self.limit:
+                        raise BodyTooLarge(self.limit)
+                return message
+            pieces: list[bytes] = []
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return message  # a disconnect: FastAPI stops reading
+                pieces.append(message.get("body", b""))
+                received += len(pieces[-1])
                 if received > self.limit:
                     raise BodyTooLarge(self.limit)
-            return message
+                if not message.get("more_body", False):
+                    break
+            complete = True
+            body = b"".join(pieces)
+            problem = nesting_problem(body)
+            if problem is not None:
+                raise UnreadableJson(problem)
+            return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, limited_receive, send)
+
+
+def _is_json(scope: Scope) -> bool:
+    """Whether the request declares a body FastAPI parses with `json.loads`."""
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            media: bytes = value.split(b";")[0].strip().lower()
+            return media == b"application/json" or (
+                media.startswith(b"application/") and media.endswith(b"+json")
+            )
+    return False
 
 
 def _declared_length(scope: Scope) -> int:

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from sqlalchemy import ColumnElement, true, tuple_
 
 from app.kit.errors import ValidationFailed
+from app.kit.nesting import nesting_problem
 
 T = TypeVar("T")
 
@@ -51,8 +52,11 @@ def decode_cursor(cursor: str, *, arity: int) -> list[Any]:
     """The sort key inside a cursor; a tampered or foreign cursor is a 422, not a 500."""
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
-        key = json.loads(base64.urlsafe_b64decode(padded.encode()))
-    except (ValueError, UnicodeDecodeError) as exc:
+        raw = base64.urlsafe_b64decode(padded.encode())
+        if nesting_problem(raw) is not None:
+            raise ValueError("not a cursor")
+        key = json.loads(raw)
+    except ValueError as exc:
         raise ValidationFailed("The cursor is not valid; start again without one.") from exc
     if not isinstance(key, list) or len(key) != arity:
         raise ValidationFailed("The cursor is not valid for this listing.")

@@ -36,6 +36,7 @@ _HTTP_TYPES = {
     429: ("rate-limited", "Too many requests"),
     503: ("service-unavailable", "Service unavailable"),
 }
+_INTERNAL = ("internal-error", "Internal server error")
 
 
 class FieldError(BaseModel):
@@ -101,7 +102,7 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {
         status: {
             "model": Problem,
-            "description": _HTTP_TYPES.get(status, ("internal-error", "Internal server error"))[1],
+            "description": _HTTP_TYPES.get(status, _INTERNAL)[1],
             "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
         }
         for status in sorted(declared)
@@ -111,17 +112,46 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 PROBLEM_REF = "#/components/schemas/Problem"
 
 
+def answered_statuses(path: str, method: str, operation: dict[str, Any]) -> set[int]:
+    """The error statuses an operation can answer whatever its route does, by what runs
+    before and around every route: authentication and rate limits (401, 403, 429; a project
+    header naming another project is a 404), the database (503, and 409 when Postgres rolls a
+    write back in a deadlock), body limits and parsing (413, 415, 422; 400 for a malformed
+    multipart body), the HTTP server's own 400 for a request line or header it cannot parse
+    (app/kit/protocols.py: any operation's URL can carry one), and the catch-all 500."""
+    statuses = {400, 500}
+    if path.startswith("/v1/"):
+        statuses |= {401, 403, 404, 422, 429, 503}
+        if method != "get":
+            statuses.add(409)
+    body = operation.get("requestBody")
+    if body is not None:
+        statuses |= {413, 415, 422}
+    return statuses
+
+
 def declare_problems(schema: dict[str, Any]) -> None:
     """Every 4xx and 5xx response of every operation as problem+json, in the OpenAPI document.
 
     FastAPI adds a 422 with its `HTTPValidationError` (application/json) to each operation that
     declares none, and `problem_responses` makes FastAPI list application/json beside
     problem+json; the handlers answer neither. A response already declaring problem+json keeps
-    its schema (a Problem with extension members, as /readyz's 503).
+    its schema (a Problem with extension members, as /readyz's 503). Statuses a route does
+    not declare but can answer (`answered_statuses`) are added here, the one place that knows
+    what the machinery around the routes answers.
     """
-    for operations in schema.get("paths", {}).values():
-        for operation in operations.values():
-            for code, response in operation.get("responses", {}).items():
+    for path, operations in schema.get("paths", {}).items():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            for status in sorted(answered_statuses(path, method, operation)):
+                responses.setdefault(
+                    str(status),
+                    {
+                        "description": _HTTP_TYPES.get(status, _INTERNAL)[1],
+                        "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": PROBLEM_REF}}},
+                    },
+                )
+            for code, response in responses.items():
                 if not code.startswith(("4", "5")):
                     continue
                 content = response.get("content", {})
@@ -196,6 +226,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
         title,
         detail,
         instance=request.url.path,
+        extra=getattr(exc, "extra", None),
         headers=dict(exc.headers) if exc.headers else None,
     )
 

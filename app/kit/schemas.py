@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 
 class RequestModel(BaseModel):
@@ -13,3 +15,17 @@ class RequestModel(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+# Below this a weight or threshold means nothing for scores made of a few factors in [0, 1],
+# and in SQL it is harmful: Postgres raises "value out of range: underflow" when a float8
+# product rounds to zero (vector_weight 5e-324 in `w / (60 + rank)`).
+SQL_FLOAT_EPSILON = 1e-30
+
+
+def _sql_safe(value: float) -> float:
+    return 0.0 if abs(value) < SQL_FLOAT_EPSILON else value
+
+
+SqlFloat = Annotated[float, AfterValidator(_sql_safe)]
+"""A float that goes into SQL arithmetic: magnitudes below 1e-30 are read as 0."""

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, HttpUrl, model_validator
 
+from app.graph.settings import EnrichmentSettings, GraphSettings
 from app.kit.schemas import RequestModel
 from app.kit.strings import JsonObject, StoredText
 
@@ -106,6 +107,8 @@ class KnowledgeBaseCreate(RequestModel):
     )
     text_search_language: TextSearchLanguage = "english"
     hnsw: HnswConfig = Field(default_factory=HnswConfig)
+    enrichment: EnrichmentSettings = Field(default_factory=EnrichmentSettings)
+    graph: GraphSettings = Field(default_factory=GraphSettings)
 
 
 class KnowledgeBaseUpdate(RequestModel):
@@ -116,6 +119,16 @@ class KnowledgeBaseUpdate(RequestModel):
     description: StoredText | None = Field(default=None, max_length=4000)
     embedding: EmbeddingConfig | None = None
     chunking: JsonObject | None = None
+    enrichment: EnrichmentSettings | None = Field(
+        default=None,
+        description="A change queues enrichment of the existing documents "
+        "(`GET .../graph/status`).",
+    )
+    graph: GraphSettings | None = Field(
+        default=None,
+        description="A change queues extraction for the existing documents "
+        "(`GET .../graph/status`).",
+    )
 
 
 class KnowledgeBaseRead(BaseModel):
@@ -136,6 +149,8 @@ class KnowledgeBaseRead(BaseModel):
         "`none`: `vector` and `hybrid` searches then need a `vector` in the request (a hybrid "
         "search without one runs as text and says so in `degraded`)."
     )
+    enrichment: EnrichmentSettings
+    graph: GraphSettings
     document_count: int
     chunk_count: int
     created_at: datetime

@@ -11,6 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.embeddings.registry import input_window
 from app.events import service as events
+from app.graph import stage as graph_stage
+from app.graph.settings import enrichment_of, graph_of, wants_stage
 from app.ingestion.chunking import ROW_FORMATS, ChunkingConfig, token_budget
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
@@ -135,6 +137,8 @@ def to_read(kb: KnowledgeBase, document_count: int, chunk_count: int) -> Knowled
         hnsw=HnswConfig(m=kb.hnsw_m, ef_construction=kb.hnsw_ef_construction),
         search_modes=["hybrid", "vector", "text"],
         embeds_queries=kb.embedding_provider != "none",
+        enrichment=enrichment_of(kb.enrichment),
+        graph=graph_of(kb.graph),
         document_count=document_count,
         chunk_count=chunk_count,
         created_at=kb.created_at,
@@ -187,6 +191,8 @@ async def create(
         text_search_language=data.text_search_language,
         hnsw_m=data.hnsw.m,
         hnsw_ef_construction=data.hnsw.ef_construction,
+        enrichment=data.enrichment.model_dump(),
+        graph=data.graph.model_dump(),
     )
     session.add(kb)
     await session.flush()
@@ -237,8 +243,28 @@ async def update(
         kb.description = data.description
     if data.chunking is not None:
         kb.chunking = validate_chunking(data.chunking, provider=kb.embedding_provider)
+    if await _update_graph_settings(session, kb, data):
+        await session.flush()
+        await graph_stage.queue_for_knowledge_base(session, kb)
     events.knowledge_base_event(session, kb, "knowledge_base.updated")
     return await _read(session, kb)
+
+
+async def _update_graph_settings(
+    session: AsyncSession, kb: KnowledgeBase, data: KnowledgeBaseUpdate
+) -> bool:
+    """Apply changed enrichment or graph settings; True when the existing documents need the
+    graph stage again (something was turned on or changed, not merely restated)."""
+    changed = False
+    if data.enrichment is not None and data.enrichment != enrichment_of(kb.enrichment):
+        kb.enrichment = data.enrichment.model_dump()
+        changed = True
+    if data.graph is not None and data.graph != graph_of(kb.graph):
+        if not data.graph.enabled and graph_of(kb.graph).enabled:
+            await graph_stage.drop_graph(session, kb)
+        kb.graph = data.graph.model_dump()
+        changed = True
+    return changed and wants_stage(kb.enrichment, kb.graph)
 
 
 async def delete(session: AsyncSession, kb: KnowledgeBase) -> None:

@@ -8,6 +8,7 @@ from app.models.documents import Document
 from app.models.events import Event
 from app.models.jobs import DocumentSource, Job
 from app.models.knowledge_bases import KnowledgeBase
+from app.models.operations import Evaluation, SearchQuery
 from app.models.projects import DEFAULT_PROJECT_NAME, Project
 from app.models.sources import Source, SourceItem, SourceRun
 from app.models.text_statistics import TextStatistics
@@ -21,10 +22,12 @@ __all__ = [
     "Chunk",
     "Document",
     "DocumentSource",
+    "Evaluation",
     "Event",
     "Job",
     "KnowledgeBase",
     "Project",
+    "SearchQuery",
     "Source",
     "SourceItem",
     "SourceRun",

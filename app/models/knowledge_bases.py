@@ -33,3 +33,7 @@ class KnowledgeBase(UUIDPrimaryKey, Timestamps, Base):
     text_search_language: Mapped[str] = mapped_column(String(32), default="english")
     hnsw_m: Mapped[int] = mapped_column(default=16)
     hnsw_ef_construction: Mapped[int] = mapped_column(default=64)
+    # Opt-in enrichment and knowledge graph (app/graph): `{}` means off, so ingestion of a
+    # knowledge base without them never reaches the graph stage.
+    enrichment: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict, server_default="{}")
+    graph: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict, server_default="{}")

@@ -12,6 +12,7 @@ from app.auth.callers import Caller, Scope
 from app.auth.dependencies import CallerDep, require_scope
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.documents.upload import Upload, precheck, read_multipart
+from app.ingestion.parsers import ParseLimits
 from app.kit.bodies import invalid_body, read_json_model, reads_body_by_hand
 from app.kit.errors import UnsupportedMediaType, ValidationFailed
 from app.kit.problems import problem_responses
@@ -130,7 +131,13 @@ async def parse_document(
     body = await service.run_bounded(
         parse_slots(request),
         lambda: (
-            service.parse(upload, detected_format=detected, kb=kb, embedders=embedders)
+            service.parse(
+                upload,
+                detected_format=detected,
+                kb=kb,
+                embedders=embedders,
+                limits=ParseLimits.within(settings.ingest_memory_bytes),
+            )
             .model_dump_json()
             .encode()
         ),

@@ -10,6 +10,7 @@ from app.documents.pipeline import token_counter
 from app.documents.upload import Upload
 from app.ingestion.chunking import ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
+from app.ingestion.parsers import ParseLimits
 from app.models import KnowledgeBase
 from app.parse.schemas import ParsedChunk, ParseRead
 
@@ -23,6 +24,7 @@ def parse(
     detected_format: str,
     kb: KnowledgeBase | None,
     embedders: EmbedderFactory,
+    limits: ParseLimits,
 ) -> ParseRead:
     """What ingestion makes of the upload: the pipeline's parse (and chunk) steps, with the same
     arguments. CPU-bound: run it off the event loop (`run_bounded`)."""
@@ -32,6 +34,7 @@ def parse(
         content_type=upload.content_type,
         format=detected_format,
         title=upload.title,
+        limits=limits,
     )
     # The title the pipeline gives the document and its chunks.
     title = upload.title or parsed.title or upload.filename or ""

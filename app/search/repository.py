@@ -559,9 +559,7 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         raw = (
             func.sum(weights.c.idf * func.ts_rank(matched.c.hits, weights.c.term, type_=Float))
             * LN_2
-            # Typed: an untyped ln() made SQLAlchemy cast the divisor to NUMERIC, and the
-            # score of every matched chunk was computed in numeric (about 4 % of the CPU).
-            / func.ln(matched.c.length + 1.0, type_=Float)
+            / _length_norm(matched.c.length)
         )
         score = raw / (raw + 1.0)
         side = (
@@ -595,6 +593,15 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
     return fulltext, completion
 
 
+def _length_norm(length: Any) -> ColumnElement[float]:
+    """ln(length + 1) of a chunk's lexeme count, with the count at least 1: a chunk without
+    words ("...", "-") has length 0 and would divide by ln(1) = 0; it matches no term, so its
+    sum is 0 and so is its score."""
+    # Typed: an untyped ln() made SQLAlchemy cast the divisor to NUMERIC, and the score of
+    # every matched chunk was computed in numeric (about 4 % of the CPU).
+    return func.ln(func.greatest(length, 1) + 1.0, type_=Float)
+
+
 def _text_completion(
     vector: CTE, target: Target, index: int, lexemes: Any, weights: CTE
 ) -> Select[Any]:
@@ -607,7 +614,7 @@ def _text_completion(
     raw = (
         func.sum(weights.c.idf * func.ts_rank(hits, weights.c.term, type_=Float))
         * LN_2
-        / func.ln(func.min(func.length(candidate.c.tsv)) + 1.0, type_=Float)
+        / _length_norm(func.min(func.length(candidate.c.tsv)))
     )
     return (
         select(candidate.c.id, (raw / (raw + 1.0)).label("score"))

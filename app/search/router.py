@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 from fastapi import APIRouter, Request
 
+from app.analytics.service import note_search
 from app.audit.middleware import note_hits
 from app.auth.callers import Scope
 from app.auth.dependencies import VisibleDocumentsDep, require_scope
@@ -48,10 +51,12 @@ async def search_knowledge_base(
     embedders: EmbedderFactoryDep,
     reranker: RerankerDep,
 ) -> SearchResponse:
+    started = time.perf_counter()
     found = await service.search(
         session, [kb], data, embedders=embedders, reranker=reranker, visible=visible
     )
     note_hits(request, len(found.hits))
+    note_search(request, project_id=kb.project_id, found=found, started=started)
     return found
 
 
@@ -93,6 +98,7 @@ async def search_knowledge_bases(
     embedders: EmbedderFactoryDep,
     reranker: RerankerDep,
 ) -> SearchResponse:
+    started = time.perf_counter()
     found = await service.search_many(
         session,
         project_id=project.id,
@@ -102,6 +108,7 @@ async def search_knowledge_bases(
         visible=visible,
     )
     note_hits(request, len(found.hits))
+    note_search(request, project_id=project.id, found=found, started=started)
     return found
 
 

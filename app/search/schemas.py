@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from app.ingestion.chunking.base import ChunkSpan
 from app.ingestion.tree import Entity
-from app.kit.schemas import RequestModel
+from app.kit.schemas import RequestModel, SqlFloat
 from app.kit.strings import StoredText
 from app.kit.vectors import as_float32, unit_vector, vector_problem
 
@@ -47,7 +47,7 @@ class MmrOptions(RequestModel):
 
     model_config = ConfigDict(populate_by_name=True)
 
-    lambda_: float = Field(
+    lambda_: SqlFloat = Field(
         default=0.5,
         alias="lambda",
         ge=0,
@@ -82,7 +82,7 @@ class SearchOptions(RequestModel):
         "hits), so pages never repeat or skip a hit; a page shorter than top_k "
         "is the last. Raise `candidates` (or `rerank_depth`) to page deeper.",
     )
-    score_threshold: float | None = Field(
+    score_threshold: SqlFloat | None = Field(
         default=None,
         description="Drop hits whose returned `score` is below this (see docs/search.md for the "
         "meaning of the score in each mode).",
@@ -98,7 +98,7 @@ class SearchOptions(RequestModel):
         description="`weighted`: min-max normalised weighted sum; `rrf`: reciprocal rank fusion "
         "(k=60), normalised to (0, 1].",
     )
-    vector_weight: float = Field(
+    vector_weight: SqlFloat = Field(
         default=0.5, ge=0, le=1, description="Weight of the vector side in fusion."
     )
     candidates: int | None = Field(
@@ -203,6 +203,14 @@ class HitContext(BaseModel):
     )
     previous: NeighbourChunk | None = None
     next: NeighbourChunk | None = None
+    # The reference's ChunkRecord fields, from the tree's enrichment (docs/graph.md).
+    summary: str | None = Field(default=None, description="The chunk's own node's summary.")
+    entities: list[Entity] = Field(
+        default_factory=list, description="The chunk's own node's entities."
+    )
+    parent_summaries: list[str] = Field(
+        default_factory=list, description="The ancestors' summaries, root first (those written)."
+    )
 
 
 class ChunkContextRequest(RequestModel):

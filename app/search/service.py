@@ -492,14 +492,20 @@ async def _contexts(
     for chunk_id, node_path in lineage:
         path = paths.get(chunk_id, [])
         # The chunk's own node is the last on its path; the rest are its ancestors.
-        ancestors = path[:-1] if path and path[-1].get("node_id") == node_path[-1] else path
+        own = path[-1] if path and path[-1].get("node_id") == node_path[-1] else None
+        ancestors = path[:-1] if own is not None else path
+        own_enrichment = NodeEnrichment.model_validate((own or {}).get("enrichment") or {})
+        ancestor_nodes = [_node(node) for node in ancestors]
         # The nearest section holding the chunk: its own node when that is a section (tiny
         # sections merged into one chunk name their common section as the chunk's node).
         sections = [node for node in path if node.get("kind") == "section"]
         parent_node = sections[-1] if sections else (ancestors[-1] if ancestors else None)
         near = around.get(chunk_id, {})
         contexts[chunk_id] = HitContext(
-            ancestors=[_node(node) for node in ancestors],
+            ancestors=ancestor_nodes,
+            summary=own_enrichment.summary,
+            entities=list(own_enrichment.entities),
+            parent_summaries=[n.summary for n in ancestor_nodes if n.summary],
             parent=ParentSection(
                 **_node(parent_node).model_dump(),
                 text=parent_node["text"],

@@ -1,4 +1,5 @@
-"""`arbor eval BEIR_DIR --kb NAME`: retrieval quality of a knowledge base on a BEIR data set.
+"""`arbor eval BEIR_DIR --kb NAME`: retrieval quality of a knowledge base on a BEIR data set,
+measured by the server (`POST .../evaluations`, docs/operations.md) with the caller's rights.
 
 A BEIR folder holds `corpus.jsonl` (`_id`, `title`, `text`), `queries.jsonl` (`_id`, `text`)
 and `qrels/<split>.tsv` (query-id, corpus-id, score, with a header), each file optionally
@@ -9,6 +10,7 @@ external id: `--ingest` uploads the corpus that way first (documents already the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import gzip
 import json
@@ -24,7 +26,6 @@ from rich.progress import Progress
 from rich.table import Table
 
 from app.terminal.api import CliError, add_connection_flags, checked, client, pages
-from app.terminal.metrics import ndcg_at, recall_at, reciprocal_rank, unique
 from app.tools.dispatch import segment
 
 # documents/batch takes up to 1,000 documents; smaller batches keep each request short.
@@ -92,52 +93,90 @@ def _ingest(http: httpx.Client, kb: str, corpus: list[dict[str, Any]], console: 
     raise CliError("ingestion did not finish within an hour")
 
 
+def _body(
+    args: argparse.Namespace,
+    queries: list[dict[str, Any]],
+    qrels: dict[str, dict[str, int]],
+) -> dict[str, Any]:
+    """The evaluation to post: the queries, their judgments, one configuration per mode."""
+    asked = {str(query["_id"]) for query in queries}
+    return {
+        "name": args.name or Path(args.folder).name,
+        "queries": [{"_id": str(query["_id"]), "text": query["text"]} for query in queries],
+        "qrels": [
+            {"query_id": query_id, "doc_id": doc_id, "score": score}
+            for query_id, judged in qrels.items()
+            if query_id in asked
+            for doc_id, score in judged.items()
+        ],
+        "configurations": [{"name": mode, "mode": mode} for mode in args.mode or ["hybrid"]],
+    }
+
+
+def _wait(http: httpx.Client, location: str, console: Console) -> dict[str, Any]:
+    """Poll the evaluation job until it has finished."""
+    with console.status("evaluating", spinner="dots") if console.is_terminal else _quiet():
+        while True:
+            evaluation: dict[str, Any] = checked(http.get(location))
+            if evaluation["status"] not in ("queued", "running"):
+                return evaluation
+            time.sleep(1)
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    yield
+
+
 def run(args: argparse.Namespace) -> None:
+    """Upload the corpus if asked, then measure through `POST .../evaluations` (the server
+    searches with this key's rights and computes the measures as pytrec_eval does)."""
     console = Console(stderr=True)
     corpus, queries, qrels = load(Path(args.folder), args.split)
     if args.limit:
         queries = queries[: args.limit]
     if not queries:
         raise CliError(f"no query of {args.folder} has judgements in the {args.split!r} split")
-    depth = max(args.k, args.recall_k)
-    totals = {"ndcg": 0.0, "recall": 0.0, "mrr": 0.0}
     with client(args) as http:
         ingested = _ingest(http, args.kb, corpus, console) if args.ingest else 0
-        path = f"/v1/knowledge-bases/{segment(args.kb)}/documents"
-        external = {doc["id"]: doc.get("external_id") for doc in pages(http, path)}
-        started = time.perf_counter()
-        with Progress(console=console, disable=not console.is_terminal) as progress:
-            task = progress.add_task("queries", total=len(queries))
-            for query in queries:
-                found = checked(
-                    http.post(
-                        f"/v1/knowledge-bases/{segment(args.kb)}/search",
-                        json={"query": query["text"], "top_k": depth, "mode": args.mode},
-                    )
-                )
-                ranked = unique([str(external.get(hit["doc_id"])) for hit in found["hits"]])
-                judged = qrels[str(query["_id"])]
-                totals["ndcg"] += ndcg_at(ranked, judged, args.k)
-                totals["recall"] += recall_at(ranked, judged, args.recall_k)
-                totals["mrr"] += reciprocal_rank(ranked, judged, args.k)
-                progress.advance(task)
-        elapsed_ms = (time.perf_counter() - started) * 1000 / len(queries)
-    result = {
-        "queries": len(queries),
-        "ingested": ingested,
-        "mode": args.mode,
-        f"ndcg@{args.k}": totals["ndcg"] / len(queries),
-        f"recall@{args.recall_k}": totals["recall"] / len(queries),
-        f"mrr@{args.k}": totals["mrr"] / len(queries),
-        "ms_per_query": elapsed_ms,
-    }
+        path = f"/v1/knowledge-bases/{segment(args.kb)}/evaluations"
+        posted = checked(http.post(path, json=_body(args, queries, qrels)))
+        evaluation = _wait(http, f"{path}/{posted['id']}", console)
+    if evaluation["status"] != "succeeded":
+        raise CliError(f"the evaluation failed: {evaluation.get('error')}")
+    results = evaluation["results"]
+    configurations = [
+        {
+            "name": config["name"],
+            "ndcg@10": config["measures"]["ndcg_at_10"],
+            "recall@10": config["measures"]["recall_at_10"],
+            "recall@100": config["measures"]["recall_at_100"],
+            "mrr@10": config["measures"]["mrr_at_10"],
+            "ms_per_query": config["mean_latency_ms"],
+        }
+        for config in results["configurations"]
+    ]
     if args.json:
-        print(json.dumps(result))
+        # One mode: its measures at the top level too, for scripts that ask for one.
+        summary = {
+            "evaluation": evaluation["id"],
+            "queries": results["queries_evaluated"],
+            "ingested": ingested,
+            **(configurations[0] if len(configurations) == 1 else {}),
+            "configurations": configurations,
+        }
+        print(json.dumps(summary))
         return
-    table = Table("metric", "value")
-    for name, value in result.items():
-        table.add_row(name, f"{value:.4f}" if isinstance(value, float) else str(value))
-    Console(file=sys.stdout).print(table)
+    table = Table("configuration", "nDCG@10", "Recall@10", "Recall@100", "MRR@10", "ms/query")
+    for row in configurations:
+        table.add_row(
+            str(row["name"]),
+            *(f"{row[key]:.4f}" for key in ("ndcg@10", "recall@10", "recall@100", "mrr@10")),
+            f"{row['ms_per_query']:.1f}",
+        )
+    out = Console(file=sys.stdout)
+    out.print(f"evaluation {evaluation['id']}: {results['queries_evaluated']} queries")
+    out.print(table)
 
 
 def register(commands: Any) -> None:
@@ -147,9 +186,13 @@ def register(commands: Any) -> None:
     evaluating.add_argument("folder", help="BEIR folder (corpus.jsonl, queries.jsonl, qrels/)")
     evaluating.add_argument("--kb", required=True, help="knowledge base name or id")
     evaluating.add_argument("--split", default="test", help="qrels split (default test)")
-    evaluating.add_argument("--mode", choices=("hybrid", "vector", "text"), default="hybrid")
-    evaluating.add_argument("--k", type=int, default=10, help="cut-off of nDCG and MRR")
-    evaluating.add_argument("--recall-k", type=int, default=100, help="cut-off of recall")
+    evaluating.add_argument(
+        "--mode",
+        choices=("hybrid", "vector", "text"),
+        action="append",
+        help="search mode; repeat to compare several (default hybrid)",
+    )
+    evaluating.add_argument("--name", help="the evaluation's name (default: the folder's)")
     evaluating.add_argument("--limit", type=int, default=0, help="only the first N queries")
     evaluating.add_argument(
         "--ingest", action="store_true", help="upload the corpus first (missing documents)"

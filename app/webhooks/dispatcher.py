@@ -14,6 +14,7 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import httpx
 from sqlalchemy import true
@@ -24,6 +25,7 @@ from app.db.outage import is_outage
 from app.events import repository as events
 from app.events.service import to_read
 from app.models import Event, Webhook
+from app.observability.metrics import record_webhook_delivery
 from app.webhooks import repository, signing
 from app.webhooks.destinations import destination_problem
 
@@ -142,6 +144,10 @@ class WebhookDispatcher:
                 await self._release(webhook, skip_to=None)
                 return
             outcome = await self.send(webhook, event)
+            record_webhook_delivery(
+                delivered=outcome.error is None,
+                lag_s=(datetime.now(UTC) - event.created_at).total_seconds(),
+            )
             if outcome.error is not None:
                 await self._failed(webhook, outcome)
                 return

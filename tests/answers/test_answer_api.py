@@ -102,6 +102,7 @@ class FakeGraph:
         question: str,
         entities: Sequence[str],
         visible: ColumnElement[bool] | None,
+        principals: frozenset[str] | None,
         quick: bool,
     ) -> GraphContext:
         self.asked.append((question, list(entities), quick))

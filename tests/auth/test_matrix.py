@@ -205,6 +205,12 @@ TABLE: dict[tuple[str, str], Case] = {
     ("GET", KB + "/text-statistics"): Case(R, 200),
     ("GET", KB + "/jobs/{job_id}"): Case(R, 200),
     ("POST", KB + "/search"): Case(R, 200, body=_search),
+    ("GET", KB + "/graph/entities"): Case(R, 200),
+    # The world's knowledge base has no graph: every entity id is unknown.
+    ("GET", KB + "/graph/entities/{entity_id}"): Case(R, 404),
+    ("GET", KB + "/graph/relations"): Case(R, 200),
+    ("POST", KB + "/graph/search"): Case(R, 200, body=_search),
+    ("GET", KB + "/graph/status"): Case(R, 200),
     ("POST", KB + "/chunks/context"): Case(
         R, 200, body=lambda w: {"chunk_ids": [w.params["chunk_id"]]}
     ),
@@ -302,6 +308,7 @@ async def build_world(client: httpx.AsyncClient, app: FastAPI) -> World:
         "chunk_id": chunks["items"][0]["chunk_id"],
         "job_id": job["job"]["id"],
         "key_id": str(uuid.uuid4()),
+        "entity_id": str(uuid.uuid4()),
     }
     world.params |= await world.fresh_webhook()
     return world

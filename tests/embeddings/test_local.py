@@ -216,3 +216,10 @@ async def test_async_query_matches_sync(int8: LocalOnnxEmbedder) -> None:
     vector = await embed_query_async(int8, "a question about cells")
 
     np.testing.assert_array_equal(vector, int8.embed_query("a question about cells"))
+
+
+def test_idle_runs_do_not_spin_wait(int8: LocalOnnxEmbedder) -> None:
+    # A spinning intra-op pool burns a core after every query that the event loop needs.
+    for session in (int8._session, int8._query_session):
+        options = session.get_session_options()
+        assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import time
 import tracemalloc
 import zipfile
@@ -15,7 +16,7 @@ from docx.document import Document
 from lxml import etree  # type: ignore[import-untyped]
 
 from app.ingestion import ParagraphNode, ParseLimits, SectionNode, iter_nodes, parse_document
-from app.kit.errors import UnprocessableDocument
+from app.kit.errors import PayloadTooLarge, UnprocessableDocument
 
 SECRET = "TOPSECRET-XXE-MARKER"
 
@@ -192,3 +193,36 @@ def test_zip_without_a_document_part_is_not_a_word_file() -> None:
 def test_empty_docx_is_unprocessable() -> None:
     with pytest.raises(UnprocessableDocument, match="empty document"):
         parse_document(_docx_bytes(docx.Document()), filename="empty.docx")
+
+
+def test_a_body_of_too_much_xml_is_refused_before_it_is_parsed() -> None:
+    """150 MB of body XML took 1.1 GB in lxml before the text limit could say no."""
+    filler = os.urandom(1024 * 1024).hex().encode()  # 2 MB that does not deflate like a bomb
+    data = _replace_part(
+        _sample(),
+        "word/document.xml",
+        lambda xml: xml.replace(b"</w:body>", b"<!--" + filler + b"--></w:body>"),
+    )
+    limits = ParseLimits.within(16 * 1024 * 1024)
+    assert limits.max_docx_xml_bytes < len(filler)
+    tracemalloc.start()
+    try:
+        with pytest.raises(PayloadTooLarge, match="ARBOR_INGEST_MEMORY_MB"):
+            parse_document(data, filename="big.docx", limits=limits)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(data)
+    assert parse_document(data, filename="big.docx").title == "Annual Report"
+
+
+def test_the_text_limit_stops_extraction_as_it_goes() -> None:
+    document = docx.Document()
+    for index in range(400):
+        document.add_paragraph(f"Paragraph {index} has a few words in it.")
+    data = _docx_bytes(document)
+    with pytest.raises(PayloadTooLarge, match="passed 1000 characters") as caught:
+        parse_document(data, filename="long.docx", limits=ParseLimits(max_text_chars=1000))
+    # Stopped at the first paragraph past the limit, not after all 400 were read.
+    stopped_at = int(caught.value.detail.split("(at ")[1].split(" ")[0])
+    assert 1000 < stopped_at < 1100

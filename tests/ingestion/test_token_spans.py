@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from app.embeddings.local import WordPieceTokenizer
 from app.ingestion import ChunkingConfig, chunk_document, parse_document
-from app.ingestion.tokens import SpanningCounter, TokenCounter
+from app.ingestion.parsers import ParseLimits
+from app.ingestion.tokens import WINDOW_CHARS, SpanningCounter, TokenCounter
+from app.kit.errors import PayloadTooLarge
 from tests.ingestion.test_ingestion_properties import (
     ALPHABET,
     COUNTER,
@@ -77,3 +80,27 @@ def test_chunks_are_the_same_with_and_without_span_counting(
     slow = chunk_document(parsed, config, PlainCounter(COUNTER), embedder_window=128)
 
     assert fast == slow
+
+
+def test_a_text_longer_than_a_window_counts_as_one_tokenization() -> None:
+    """Tokenized window by window (cut at whitespace), the spans are those of the whole."""
+    model = WordPieceTokenizer(MODEL_TOKENIZER, max_tokens=256)
+    words = ["unbelievable", "otters", "swim.", "mitochondrial\n\n", "é", "tokenization"]
+    text = " ".join(words[i % len(words)] for i in range(3 * WINDOW_CHARS // 6))
+    assert len(text) > 2 * WINDOW_CHARS
+    spans = model.token_spans(text)
+    overhead = model.count_tokens("")
+    assert spans.count(0, len(text)) == model.count_tokens(text) - overhead
+    for start, end in ((0, WINDOW_CHARS + 7), (WINDOW_CHARS - 5, 2 * WINDOW_CHARS + 1)):
+        while text[start - 1 : start].strip() and start > 0:
+            start -= 1  # a span that cuts no word
+        while text[end : end + 1].strip():
+            end += 1
+        assert spans.count(start, end) == model.count_tokens(text[start:end]) - overhead
+
+
+def test_huge_text_limits_name_the_memory_ceiling() -> None:
+    limits = ParseLimits.within(64 * 1024 * 1024)
+    text = ("The river floods. " * (limits.max_text_chars // 18 + 10)).encode()
+    with pytest.raises(PayloadTooLarge, match="ARBOR_INGEST_MEMORY_MB"):
+        parse_document(text, format="text", limits=limits)

@@ -120,3 +120,41 @@ async def test_nan_and_infinity_are_422(client: httpx.AsyncClient, kb: Any, opti
     )
     assert response.status_code == 422
     assert response.json()["errors"][0]["type"] == "finite_number"
+
+
+@pytest.mark.parametrize("text", ["...", "-"])
+@pytest.mark.parametrize("fusion", ["weighted", "rrf"])
+async def test_a_chunk_without_words_leaves_hybrid_search_working(
+    client: httpx.AsyncClient, app: FastAPI, kb: Any, text: str, fusion: str
+) -> None:
+    """Its lexeme count is 0: the text score divided by ln(0 + 1) (DivisionByZeroError)."""
+    await add_document(app, kb, [text], title="Wordless")
+    found = await search(client, kb, query="rivers", fusion=fusion)
+    assert "Rivers" in [hit["doc_title"] for hit in found["hits"]]
+    # Through the API too: an upload, and a chunk written over with "-".
+    uploaded = await client.post(
+        f"/v1/knowledge-bases/{kb['id']}/documents?wait=true", json={"text": text}
+    )
+    assert uploaded.status_code == 200, uploaded.text
+    chunk_id = "00000000-0000-4000-8000-0000000000aa"
+    written = await client.put(
+        f"/v1/knowledge-bases/{kb['id']}/chunks/{chunk_id}", json={"doc_id": "dash", "text": "-"}
+    )
+    assert written.status_code in (200, 201), written.text
+    found = await search(client, kb, query="rivers", fusion=fusion)
+    assert "Rivers" in [hit["doc_title"] for hit in found["hits"]]
+
+
+@pytest.mark.parametrize("weight", [5e-324, 2.2e-308, 1e-200, 1e-31])
+@pytest.mark.parametrize("fusion", ["weighted", "rrf"])
+async def test_tiny_floats_are_safe_in_sql(
+    client: httpx.AsyncClient, kb: Any, weight: float, fusion: str
+) -> None:
+    """A float8 product that rounds to zero is an underflow error in Postgres."""
+    found = await search(
+        client, kb, query="rivers", fusion=fusion, vector_weight=weight, score_threshold=weight
+    )
+    assert found["vector_weight"] == 0.0
+    assert found["hits"]
+    found = await search(client, kb, query="rivers", mmr={"lambda": weight})
+    assert found["hits"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from app.ingestion.chunking.base import ChunkContext, RawChunk, SpanPart
-from app.ingestion.chunking.packing import Packer, Piece
+from app.ingestion.chunking.packing import Packer, Pieces
 from app.ingestion.segment import Span
 from app.ingestion.tree import (
     Node,
@@ -127,7 +127,9 @@ def chunk_hierarchical(ctx: ChunkContext) -> list[RawChunk]:
     chunks: list[RawChunk] = []
     for group in _merge_tiny(ctx, groups):
         packer = Packer(ctx, prefix=_heading_prefix(ctx, group.common))
-        pieces: list[Piece] = [piece for span in group.spans for piece in packer.pieces(*span)]
+        pieces = Pieces()
+        for span in group.spans:
+            pieces.extend(packer.pieces(*span))
         packed = packer.pack(pieces, overlap=ctx.config.overlap_tokens)
         chunks.extend(_with_parts(group, chunk) for chunk in packed)
     return chunks

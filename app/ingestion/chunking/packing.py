@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from array import array
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from app.ingestion import segment
 from app.ingestion.chunking.base import MAX_CHARS_PER_TOKEN, ChunkContext, RawChunk
 from app.ingestion.segment import Span
 
 Splitter = Callable[[str, int, int], list[Span]]
-# Finer and finer cuts for a span over budget: sentences, then lines (code), then words.
+# Finer and finer cuts for a span over budget: sentences, then lines (code), then words
+# (`segment.iter_words`, read lazily).
 SPLITTERS: tuple[Splitter, ...] = (segment.sentences, segment.lines, segment.words)
 
 
@@ -23,6 +27,40 @@ class Piece:
     tokens: int
 
 
+class Pieces(Sequence[Piece]):
+    """Pieces kept in three integer arrays, 24 bytes each: a sentence without an end (a 10 MB
+    line) is cut word by word into millions of them, which as objects, with the list of word
+    spans they came from, took some 400 MB."""
+
+    def __init__(self) -> None:
+        self._starts = array("q")
+        self._ends = array("q")
+        self._tokens = array("q")
+
+    def append(self, piece: Piece) -> None:
+        self._starts.append(piece.start)
+        self._ends.append(piece.end)
+        self._tokens.append(piece.tokens)
+
+    def extend(self, pieces: Iterable[Piece]) -> None:
+        for piece in pieces:
+            self.append(piece)
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> Piece: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Piece]: ...
+
+    def __getitem__(self, index: int | slice) -> Piece | list[Piece]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return Piece(self._starts[index], self._ends[index], self._tokens[index])
+
+
 class Packer:
     """Packs the pieces of one group (one section's run of leaves) into chunks."""
 
@@ -32,16 +70,29 @@ class Packer:
         prefix_tokens = ctx.counter.count_tokens(prefix) - ctx.overhead if prefix else 0
         self.limit = max(ctx.max_tokens - ctx.overhead - prefix_tokens, 1)
 
-    def pieces(self, start: int, end: int) -> list[Piece]:
+    def pieces(self, start: int, end: int) -> Sequence[Piece]:
         """Return `[start, end)` whole when it fits the budget, else cut finer until it does."""
         tokens = self.ctx.budget_tokens(start, end)
         if tokens <= self.limit:
             return [Piece(start, end, tokens)]
         for split in SPLITTERS:
+            if split is segment.words:
+                break
             parts = split(self.ctx.source, start, end)
             if len(parts) > 1:
-                return [piece for part in parts for piece in self.pieces(*part)]
-        return self._cut_characters(start, end)
+                found = Pieces()
+                for part in parts:
+                    found.extend(self.pieces(*part))
+                return found
+        # Words last, read one at a time rather than listed: there may be millions.
+        words = segment.iter_words(self.ctx.source, start, end)
+        first, second = next(words, None), next(words, None)
+        if first is None or second is None:
+            return self._cut_characters(start, end)
+        found = Pieces()
+        for word in itertools.chain((first, second), words):
+            found.extend(self.pieces(*word))
+        return found
 
     def _cut_characters(self, start: int, end: int) -> list[Piece]:
         # One "word" over budget (a long hash, a run of symbols): cut it where it still fits.

@@ -11,6 +11,12 @@ from app.ingestion.builder import Block, build_tree
 from app.ingestion.tree import DocumentNode
 from app.kit.errors import PayloadTooLarge, UnprocessableDocument
 
+# Peak memory of ingesting one character of extracted text (its tree nodes, chunks, token
+# offsets, the stored tree's JSON), and of parsing one byte of DOCX XML into lxml's tree, as
+# `scripts/bench-ingest --memory` measured them with some margin (docs/benchmarks.md).
+BYTES_PER_TEXT_CHAR = 48
+BYTES_PER_XML_BYTE = 10
+
 
 class ParseLimits(BaseModel):
     """Bounds on the work one document may cause; hostile or huge input fails fast."""
@@ -36,6 +42,37 @@ class ParseLimits(BaseModel):
     max_ocr_seconds: float = Field(default=600.0, gt=0)
     # Records of a JSON or JSONL document, messages nested in an e-mail.
     max_records: int = Field(default=1_000_000, gt=0)
+    # The one XML part of a DOCX that is parsed whole (lxml holds about 8 bytes per byte).
+    max_docx_xml_bytes: int = Field(default=64 * 1024 * 1024, gt=0)
+    # The memory ceiling these limits were derived from (`within`), named in errors.
+    memory_bytes: int | None = None
+
+    @classmethod
+    def within(cls, memory_bytes: int) -> ParseLimits:
+        """Limits that keep one document's ingestion under `memory_bytes` (ARBOR_INGEST_MEMORY_MB),
+        from what docs/benchmarks.md measured per extracted character and per XML byte."""
+        defaults = cls()
+        return cls(
+            max_text_chars=min(defaults.max_text_chars, memory_bytes // BYTES_PER_TEXT_CHAR),
+            max_docx_xml_bytes=min(defaults.max_docx_xml_bytes, memory_bytes // BYTES_PER_XML_BYTE),
+            memory_bytes=memory_bytes,
+        )
+
+    def too_much_text(self, chars: int) -> PayloadTooLarge:
+        """The error of a document whose extracted text passed `max_text_chars`."""
+        return PayloadTooLarge(
+            f"the extracted text passed {self.max_text_chars} characters"
+            + self._ceiling(f"{chars} characters")
+        )
+
+    def _ceiling(self, what: str) -> str:
+        if self.memory_bytes is None:
+            return f" (at {what} when extraction stopped); the limit is {self.max_text_chars}"
+        return (
+            f" (at {what} when extraction stopped): ingesting it would take more than the "
+            f"{self.memory_bytes // (1024 * 1024)} MiB one document may use "
+            "(ARBOR_INGEST_MEMORY_MB)"
+        )
 
 
 class ParsedDocument(BaseModel):
@@ -69,7 +106,7 @@ class Parser(Protocol):
         ...
 
 
-def decode_text(data: bytes) -> str:
+def decode_text(data: bytes, limits: ParseLimits | None = None) -> str:
     """Decode UTF-8 (BOM optional; UTF-16 with a BOM), reject binary, normalise line ends."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
@@ -82,6 +119,8 @@ def decode_text(data: bytes) -> str:
             text = data[skip:].decode("utf-8")
         except UnicodeDecodeError as exc:
             raise UnprocessableDocument(f"not valid UTF-8 at byte {exc.start + skip}") from exc
+    if limits is not None:
+        check_text_size(text, limits)  # before any tree is built over it
     nul = text.find("\x00")
     if nul >= 0:
         raise UnprocessableDocument(f"contains a NUL character at offset {nul}: not a text file")
@@ -97,12 +136,12 @@ def require_text(text: str) -> None:
         raise UnprocessableDocument("empty document")
 
 
-def check_text_size(text: str, limits: ParseLimits) -> None:
-    """Reject extracted text longer than the limit."""
-    if len(text) > limits.max_text_chars:
-        raise PayloadTooLarge(
-            f"extracted text has {len(text)} characters; the limit is {limits.max_text_chars}"
-        )
+def check_text_size(text: str | int, limits: ParseLimits) -> None:
+    """Reject extracted text (or a length so far) longer than the limit: called while
+    extracting, so a document fails before it has all been read."""
+    chars = text if isinstance(text, int) else len(text)
+    if chars > limits.max_text_chars:
+        raise limits.too_much_text(chars)
 
 
 def finish(

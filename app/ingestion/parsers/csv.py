@@ -53,7 +53,7 @@ class CsvParser:
 
     def parse(self, data: bytes, *, title: str | None, limits: ParseLimits) -> ParsedDocument:
         """Parse rows; the text is the rendered rows joined by newlines, header first."""
-        rows = read_rows(decode_text(data), limits)
+        rows = read_rows(decode_text(data, limits), limits)
         if not rows:
             raise UnprocessableDocument("empty document")
         out = TextBuilder()

@@ -17,8 +17,8 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from app.ingestion.builder import TextBuilder
-from app.ingestion.parsers.base import ParsedDocument, ParseLimits, finish
-from app.kit.errors import UnprocessableDocument
+from app.ingestion.parsers.base import ParsedDocument, ParseLimits, check_text_size, finish
+from app.kit.errors import PayloadTooLarge, UnprocessableDocument
 
 DOCUMENT_PART = "word/document.xml"
 _HEADING = re.compile(r"Heading ([1-9])")
@@ -48,8 +48,22 @@ def inspect_zip(data: bytes, limits: ParseLimits) -> None:
             raise UnprocessableDocument(
                 f"DOCX part {entry.filename!r} expands {ratio:.0f}-fold: refused as a zip bomb"
             )
-    if DOCUMENT_PART not in {entry.filename for entry in entries}:
+    part = next((entry for entry in entries if entry.filename == DOCUMENT_PART), None)
+    if part is None:
         raise UnprocessableDocument(f"not a Word document: {DOCUMENT_PART} is missing")
+    # python-docx parses the body's XML whole: about ten bytes of memory per byte of XML
+    # (150 MB of it took 1.1 GB before the text limit could say no).
+    if part.file_size > limits.max_docx_xml_bytes:
+        raise PayloadTooLarge(
+            f"the DOCX body ({DOCUMENT_PART}) is {part.file_size} bytes of XML; the limit is "
+            f"{limits.max_docx_xml_bytes}"
+            + (
+                f" for the {limits.memory_bytes // (1024 * 1024)} MiB one document may use "
+                "(ARBOR_INGEST_MEMORY_MB)"
+                if limits.memory_bytes
+                else ""
+            )
+        )
 
 
 def _one_line(text: str) -> str:
@@ -96,7 +110,7 @@ def _add_table(out: TextBuilder, table: Table) -> None:
             first = False
 
 
-def _walk(data: bytes) -> tuple[TextBuilder, str | None]:
+def _walk(data: bytes, limits: ParseLimits) -> tuple[TextBuilder, str | None]:
     out = TextBuilder()
     title: str | None = None
     document = docx.Document(io.BytesIO(data))
@@ -106,6 +120,9 @@ def _walk(data: bytes) -> tuple[TextBuilder, str | None]:
             title = title or found
         else:
             _add_table(out, item)
+        # While walking: the 135 million characters of a hostile body were all extracted
+        # before the limit was checked.
+        check_text_size(out.length, limits)
     core_title = document.core_properties.title
     return out, (core_title.strip() or None if core_title else None) or title
 
@@ -119,7 +136,9 @@ class DocxParser:
         """Inspect the zip, then walk the body's paragraphs and tables in order."""
         inspect_zip(data, limits)
         try:
-            out, found_title = _walk(data)
+            out, found_title = _walk(data, limits)
+        except PayloadTooLarge:
+            raise
         # python-docx and lxml raise many types on malformed parts; all mean a bad file here.
         except Exception as exc:
             raise UnprocessableDocument(f"corrupt DOCX: {exc}") from exc

@@ -166,7 +166,7 @@ class HtmlParser:
     def parse(self, data: bytes, *, title: str | None, limits: ParseLimits) -> ParsedDocument:
         """Extract headings and block text; scripts, styles and templates are dropped."""
         extractor = _Extractor()
-        extractor.feed(decode_text(data))
+        extractor.feed(decode_text(data, limits))
         extractor.close()
         out = extractor.out
         return finish(

@@ -110,7 +110,7 @@ class MarkdownParser:
 
     def parse(self, data: bytes, *, title: str | None, limits: ParseLimits) -> ParsedDocument:
         """Decode and parse markdown."""
-        text = decode_text(data)
+        text = decode_text(data, limits)
         blocks = scan(text)
         return finish(
             text, blocks, format=self.format, title=title or first_title(blocks), limits=limits

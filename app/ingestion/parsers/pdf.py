@@ -11,7 +11,7 @@ from pypdf.errors import DependencyError
 from app.ingestion import segment
 from app.ingestion.builder import Block
 from app.ingestion.parsers import pdf_ocr
-from app.ingestion.parsers.base import ParsedDocument, ParseLimits, finish
+from app.ingestion.parsers.base import ParsedDocument, ParseLimits, check_text_size, finish
 from app.ingestion.parsers.images import paged_layout
 from app.kit.errors import PayloadTooLarge, UnprocessableDocument
 
@@ -52,7 +52,12 @@ def _read_pages(reader: PdfReader, limits: ParseLimits) -> tuple[list[str], str 
         count = len(reader.pages)
         if count > limits.max_pdf_pages:
             raise PayloadTooLarge(f"PDF has {count} pages; the limit is {limits.max_pdf_pages}")
-        pages = [_clean(page.extract_text()) for page in reader.pages]
+        pages: list[str] = []
+        extracted = 0
+        for page in reader.pages:
+            pages.append(_clean(page.extract_text()))
+            extracted += len(pages[-1])
+            check_text_size(extracted, limits)  # page by page, not once all are read
         metadata = reader.metadata
         meta_title = metadata.title if metadata is not None else None
     except PayloadTooLarge:

@@ -19,5 +19,5 @@ class TextParser:
 
     def parse(self, data: bytes, *, title: str | None, limits: ParseLimits) -> ParsedDocument:
         """Decode and split into paragraphs and sentences."""
-        text = decode_text(data)
+        text = decode_text(data, limits)
         return finish(text, text_blocks(text), format=self.format, title=title, limits=limits)

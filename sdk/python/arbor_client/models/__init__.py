@@ -40,8 +40,11 @@ from .chunk_upsert import ChunkUpsert
 from .chunk_upsert_metadata import ChunkUpsertMetadata
 from .citation import Citation
 from .common_lexeme import CommonLexeme
+from .configuration_result import ConfigurationResult
+from .configuration_result_options import ConfigurationResultOptions
 from .context_node import ContextNode
 from .crawl import Crawl
+from .day_count import DayCount
 from .dify_condition import DifyCondition
 from .dify_condition_comparison_operator import DifyConditionComparisonOperator
 from .dify_error import DifyError
@@ -86,8 +89,20 @@ from .embedding_create import EmbeddingCreate
 from .embedding_create_input import EmbeddingCreateInput
 from .embedding_read import EmbeddingRead
 from .enrichment_result import EnrichmentResult
+from .enrichment_settings import EnrichmentSettings
 from .enrichment_write import EnrichmentWrite
 from .entity import Entity
+from .entity_detail import EntityDetail
+from .entity_read import EntityRead
+from .evaluation_configuration import EvaluationConfiguration
+from .evaluation_configuration_filter_type_0 import EvaluationConfigurationFilterType0
+from .evaluation_create import EvaluationCreate
+from .evaluation_query import EvaluationQuery
+from .evaluation_read import EvaluationRead
+from .evaluation_results import EvaluationResults
+from .evaluation_summary import EvaluationSummary
+from .evaluation_summary_measures import EvaluationSummaryMeasures
+from .evaluations_create_files_body import EvaluationsCreateFilesBody
 from .event_page import EventPage
 from .event_read import EventRead
 from .event_read_data import EventReadData
@@ -98,6 +113,17 @@ from .function_definition import FunctionDefinition
 from .function_definition_parameters import FunctionDefinitionParameters
 from .fusion import Fusion
 from .generator_choice import GeneratorChoice
+from .graph_edge import GraphEdge
+from .graph_node import GraphNode
+from .graph_search_request import GraphSearchRequest
+from .graph_search_request_mode import GraphSearchRequestMode
+from .graph_search_result import GraphSearchResult
+from .graph_search_result_actions_item import GraphSearchResultActionsItem
+from .graph_search_result_mode import GraphSearchResultMode
+from .graph_settings import GraphSettings
+from .graph_settings_extractor import GraphSettingsExtractor
+from .graph_status import GraphStatus
+from .graph_status_jobs import GraphStatusJobs
 from .hit_context import HitContext
 from .hit_explain import HitExplain
 from .hnsw_config import HnswConfig
@@ -106,6 +132,7 @@ from .intent import Intent
 from .item_error import ItemError
 from .job_read import JobRead
 from .job_read_status import JobReadStatus
+from .judgment import Judgment
 from .knowledge_base_copied import KnowledgeBaseCopied
 from .knowledge_base_copy import KnowledgeBaseCopy
 from .knowledge_base_copy_chunking import KnowledgeBaseCopyChunking
@@ -116,7 +143,10 @@ from .knowledge_base_read_chunking import KnowledgeBaseReadChunking
 from .knowledge_base_read_search_modes_item import KnowledgeBaseReadSearchModesItem
 from .knowledge_base_update import KnowledgeBaseUpdate
 from .knowledge_base_update_chunking_type_0 import KnowledgeBaseUpdateChunkingType0
+from .latency_percentiles import LatencyPercentiles
 from .liveness import Liveness
+from .measures import Measures
+from .mention import Mention
 from .mmr_options import MmrOptions
 from .multi_answer_request import MultiAnswerRequest
 from .multi_answer_request_filter_type_0 import MultiAnswerRequestFilterType0
@@ -132,8 +162,11 @@ from .page_api_key_read import PageApiKeyRead
 from .page_audit_event_read import PageAuditEventRead
 from .page_chunk_read import PageChunkRead
 from .page_document_read import PageDocumentRead
+from .page_entity_read import PageEntityRead
+from .page_evaluation_summary import PageEvaluationSummary
 from .page_knowledge_base_read import PageKnowledgeBaseRead
 from .page_project_read import PageProjectRead
+from .page_relation_read import PageRelationRead
 from .page_source_read import PageSourceRead
 from .page_source_run_read import PageSourceRunRead
 from .page_webhook_read import PageWebhookRead
@@ -154,6 +187,8 @@ from .progress import Progress
 from .progress_stage import ProgressStage
 from .project_create import ProjectCreate
 from .project_read import ProjectRead
+from .query_count import QueryCount
+from .query_result import QueryResult
 from .readiness import Readiness
 from .record_result import RecordResult
 from .record_result_op import RecordResultOp
@@ -164,10 +199,12 @@ from .record_write_metadata import RecordWriteMetadata
 from .record_write_op import RecordWriteOp
 from .records_push import RecordsPush
 from .records_result import RecordsResult
+from .relation_read import RelationRead
 from .run_counts import RunCounts
 from .schedule import Schedule
 from .schedule_read import ScheduleRead
 from .scope import Scope
+from .search_analytics import SearchAnalytics
 from .search_hit import SearchHit
 from .search_hit_metadata import SearchHitMetadata
 from .search_mode import SearchMode
@@ -257,8 +294,11 @@ __all__ = (
     "ChunkUpsertMetadata",
     "Citation",
     "CommonLexeme",
+    "ConfigurationResult",
+    "ConfigurationResultOptions",
     "ContextNode",
     "Crawl",
+    "DayCount",
     "DifyCondition",
     "DifyConditionComparisonOperator",
     "DifyError",
@@ -303,8 +343,20 @@ __all__ = (
     "EmbeddingRead",
     "EmbedPendingResult",
     "EnrichmentResult",
+    "EnrichmentSettings",
     "EnrichmentWrite",
     "Entity",
+    "EntityDetail",
+    "EntityRead",
+    "EvaluationConfiguration",
+    "EvaluationConfigurationFilterType0",
+    "EvaluationCreate",
+    "EvaluationQuery",
+    "EvaluationRead",
+    "EvaluationResults",
+    "EvaluationsCreateFilesBody",
+    "EvaluationSummary",
+    "EvaluationSummaryMeasures",
     "EventPage",
     "EventRead",
     "EventReadData",
@@ -315,6 +367,17 @@ __all__ = (
     "FunctionDefinitionParameters",
     "Fusion",
     "GeneratorChoice",
+    "GraphEdge",
+    "GraphNode",
+    "GraphSearchRequest",
+    "GraphSearchRequestMode",
+    "GraphSearchResult",
+    "GraphSearchResultActionsItem",
+    "GraphSearchResultMode",
+    "GraphSettings",
+    "GraphSettingsExtractor",
+    "GraphStatus",
+    "GraphStatusJobs",
     "HitContext",
     "HitExplain",
     "HnswConfig",
@@ -323,6 +386,7 @@ __all__ = (
     "ItemError",
     "JobRead",
     "JobReadStatus",
+    "Judgment",
     "KnowledgeBaseCopied",
     "KnowledgeBaseCopy",
     "KnowledgeBaseCopyChunking",
@@ -333,7 +397,10 @@ __all__ = (
     "KnowledgeBaseReadSearchModesItem",
     "KnowledgeBaseUpdate",
     "KnowledgeBaseUpdateChunkingType0",
+    "LatencyPercentiles",
     "Liveness",
+    "Measures",
+    "Mention",
     "MmrOptions",
     "MultiAnswerRequest",
     "MultiAnswerRequestFilterType0",
@@ -349,8 +416,11 @@ __all__ = (
     "PageAuditEventRead",
     "PageChunkRead",
     "PageDocumentRead",
+    "PageEntityRead",
+    "PageEvaluationSummary",
     "PageKnowledgeBaseRead",
     "PageProjectRead",
+    "PageRelationRead",
     "PageSourceRead",
     "PageSourceRunRead",
     "PageWebhookRead",
@@ -371,6 +441,8 @@ __all__ = (
     "ProgressStage",
     "ProjectCreate",
     "ProjectRead",
+    "QueryCount",
+    "QueryResult",
     "Readiness",
     "RecordResult",
     "RecordResultOp",
@@ -381,10 +453,12 @@ __all__ = (
     "RecordWriteFieldsType0",
     "RecordWriteMetadata",
     "RecordWriteOp",
+    "RelationRead",
     "RunCounts",
     "Schedule",
     "ScheduleRead",
     "Scope",
+    "SearchAnalytics",
     "SearchHit",
     "SearchHitMetadata",
     "SearchMode",

@@ -9,6 +9,8 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.embedding_config import EmbeddingConfig
+    from ..models.enrichment_settings import EnrichmentSettings
+    from ..models.graph_settings import GraphSettings
     from ..models.hnsw_config import HnswConfig
     from ..models.knowledge_base_copy_chunking import KnowledgeBaseCopyChunking
 
@@ -25,6 +27,9 @@ class KnowledgeBaseCopy:
         chunking (KnowledgeBaseCopyChunking | Unset): Default chunking strategy and parameters.
         description (str | Unset):  Default: ''.
         embedding (EmbeddingConfig | Unset): Which embedder a knowledge base uses; fixed once the knowledge base exists.
+        enrichment (EnrichmentSettings | Unset): What the enricher writes onto every node of a document's tree after it
+            is embedded.
+        graph (GraphSettings | Unset): Whether documents feed the knowledge base's entity and relation graph, and how.
         hnsw (HnswConfig | Unset):
         text_search_language (str | Unset): A Postgres text search configuration (`english`, `simple`, `german`, ...).
             Default: 'english'.
@@ -35,6 +40,8 @@ class KnowledgeBaseCopy:
     chunking: KnowledgeBaseCopyChunking | Unset = UNSET
     description: str | Unset = ""
     embedding: EmbeddingConfig | Unset = UNSET
+    enrichment: EnrichmentSettings | Unset = UNSET
+    graph: GraphSettings | Unset = UNSET
     hnsw: HnswConfig | Unset = UNSET
     text_search_language: str | Unset = "english"
     title: None | str | Unset = UNSET
@@ -51,6 +58,14 @@ class KnowledgeBaseCopy:
         embedding: dict[str, Any] | Unset = UNSET
         if not isinstance(self.embedding, Unset):
             embedding = self.embedding.to_dict()
+
+        enrichment: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.enrichment, Unset):
+            enrichment = self.enrichment.to_dict()
+
+        graph: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.graph, Unset):
+            graph = self.graph.to_dict()
 
         hnsw: dict[str, Any] | Unset = UNSET
         if not isinstance(self.hnsw, Unset):
@@ -77,6 +92,10 @@ class KnowledgeBaseCopy:
             field_dict["description"] = description
         if embedding is not UNSET:
             field_dict["embedding"] = embedding
+        if enrichment is not UNSET:
+            field_dict["enrichment"] = enrichment
+        if graph is not UNSET:
+            field_dict["graph"] = graph
         if hnsw is not UNSET:
             field_dict["hnsw"] = hnsw
         if text_search_language is not UNSET:
@@ -89,6 +108,8 @@ class KnowledgeBaseCopy:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.embedding_config import EmbeddingConfig  # noqa: PLC0415
+        from ..models.enrichment_settings import EnrichmentSettings  # noqa: PLC0415
+        from ..models.graph_settings import GraphSettings  # noqa: PLC0415
         from ..models.hnsw_config import HnswConfig  # noqa: PLC0415
         from ..models.knowledge_base_copy_chunking import KnowledgeBaseCopyChunking  # noqa: PLC0415
 
@@ -110,6 +131,20 @@ class KnowledgeBaseCopy:
             embedding = UNSET
         else:
             embedding = EmbeddingConfig.from_dict(_embedding)
+
+        _enrichment = d.pop("enrichment", UNSET)
+        enrichment: EnrichmentSettings | Unset
+        if isinstance(_enrichment, Unset):
+            enrichment = UNSET
+        else:
+            enrichment = EnrichmentSettings.from_dict(_enrichment)
+
+        _graph = d.pop("graph", UNSET)
+        graph: GraphSettings | Unset
+        if isinstance(_graph, Unset):
+            graph = UNSET
+        else:
+            graph = GraphSettings.from_dict(_graph)
 
         _hnsw = d.pop("hnsw", UNSET)
         hnsw: HnswConfig | Unset
@@ -134,6 +169,8 @@ class KnowledgeBaseCopy:
             chunking=chunking,
             description=description,
             embedding=embedding,
+            enrichment=enrichment,
+            graph=graph,
             hnsw=hnsw,
             text_search_language=text_search_language,
             title=title,

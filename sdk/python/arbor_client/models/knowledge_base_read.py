@@ -12,6 +12,8 @@ from ..models.knowledge_base_read_search_modes_item import KnowledgeBaseReadSear
 
 if TYPE_CHECKING:
     from ..models.embedding_config_read import EmbeddingConfigRead
+    from ..models.enrichment_settings import EnrichmentSettings
+    from ..models.graph_settings import GraphSettings
     from ..models.hnsw_config import HnswConfig
     from ..models.knowledge_base_read_chunking import KnowledgeBaseReadChunking
 
@@ -32,6 +34,9 @@ class KnowledgeBaseRead:
         embeds_queries (bool): Whether search turns query text into a vector itself. False with provider `none`:
             `vector` and `hybrid` searches then need a `vector` in the request (a hybrid search without one runs as text and
             says so in `degraded`).
+        enrichment (EnrichmentSettings): What the enricher writes onto every node of a document's tree after it is
+            embedded.
+        graph (GraphSettings): Whether documents feed the knowledge base's entity and relation graph, and how.
         hnsw (HnswConfig):
         id (UUID):
         name (str):
@@ -49,6 +54,8 @@ class KnowledgeBaseRead:
     document_count: int
     embedding: EmbeddingConfigRead
     embeds_queries: bool
+    enrichment: EnrichmentSettings
+    graph: GraphSettings
     hnsw: HnswConfig
     id: UUID
     name: str
@@ -72,6 +79,10 @@ class KnowledgeBaseRead:
         embedding = self.embedding.to_dict()
 
         embeds_queries = self.embeds_queries
+
+        enrichment = self.enrichment.to_dict()
+
+        graph = self.graph.to_dict()
 
         hnsw = self.hnsw.to_dict()
 
@@ -101,6 +112,8 @@ class KnowledgeBaseRead:
                 "document_count": document_count,
                 "embedding": embedding,
                 "embeds_queries": embeds_queries,
+                "enrichment": enrichment,
+                "graph": graph,
                 "hnsw": hnsw,
                 "id": id,
                 "name": name,
@@ -116,6 +129,8 @@ class KnowledgeBaseRead:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.embedding_config_read import EmbeddingConfigRead  # noqa: PLC0415
+        from ..models.enrichment_settings import EnrichmentSettings  # noqa: PLC0415
+        from ..models.graph_settings import GraphSettings  # noqa: PLC0415
         from ..models.hnsw_config import HnswConfig  # noqa: PLC0415
         from ..models.knowledge_base_read_chunking import KnowledgeBaseReadChunking  # noqa: PLC0415
 
@@ -133,6 +148,10 @@ class KnowledgeBaseRead:
         embedding = EmbeddingConfigRead.from_dict(d.pop("embedding"))
 
         embeds_queries = d.pop("embeds_queries")
+
+        enrichment = EnrichmentSettings.from_dict(d.pop("enrichment"))
+
+        graph = GraphSettings.from_dict(d.pop("graph"))
 
         hnsw = HnswConfig.from_dict(d.pop("hnsw"))
 
@@ -161,6 +180,8 @@ class KnowledgeBaseRead:
             document_count=document_count,
             embedding=embedding,
             embeds_queries=embeds_queries,
+            enrichment=enrichment,
+            graph=graph,
             hnsw=hnsw,
             id=id,
             name=name,

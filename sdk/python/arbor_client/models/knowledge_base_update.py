@@ -9,6 +9,8 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.embedding_config import EmbeddingConfig
+    from ..models.enrichment_settings import EnrichmentSettings
+    from ..models.graph_settings import GraphSettings
     from ..models.knowledge_base_update_chunking_type_0 import KnowledgeBaseUpdateChunkingType0
 
 
@@ -23,6 +25,10 @@ class KnowledgeBaseUpdate:
         chunking (KnowledgeBaseUpdateChunkingType0 | None | Unset):
         description (None | str | Unset):
         embedding (EmbeddingConfig | None | Unset):
+        enrichment (EnrichmentSettings | None | Unset): A change queues enrichment of the existing documents (`GET
+            .../graph/status`).
+        graph (GraphSettings | None | Unset): A change queues extraction for the existing documents (`GET
+            .../graph/status`).
         name (None | str | Unset):
         title (None | str | Unset):
     """
@@ -30,11 +36,15 @@ class KnowledgeBaseUpdate:
     chunking: KnowledgeBaseUpdateChunkingType0 | None | Unset = UNSET
     description: None | str | Unset = UNSET
     embedding: EmbeddingConfig | None | Unset = UNSET
+    enrichment: EnrichmentSettings | None | Unset = UNSET
+    graph: GraphSettings | None | Unset = UNSET
     name: None | str | Unset = UNSET
     title: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.embedding_config import EmbeddingConfig  # noqa: PLC0415
+        from ..models.enrichment_settings import EnrichmentSettings  # noqa: PLC0415
+        from ..models.graph_settings import GraphSettings  # noqa: PLC0415
         from ..models.knowledge_base_update_chunking_type_0 import KnowledgeBaseUpdateChunkingType0  # noqa: PLC0415
 
         chunking: dict[str, Any] | None | Unset
@@ -59,6 +69,22 @@ class KnowledgeBaseUpdate:
         else:
             embedding = self.embedding
 
+        enrichment: dict[str, Any] | None | Unset
+        if isinstance(self.enrichment, Unset):
+            enrichment = UNSET
+        elif isinstance(self.enrichment, EnrichmentSettings):
+            enrichment = self.enrichment.to_dict()
+        else:
+            enrichment = self.enrichment
+
+        graph: dict[str, Any] | None | Unset
+        if isinstance(self.graph, Unset):
+            graph = UNSET
+        elif isinstance(self.graph, GraphSettings):
+            graph = self.graph.to_dict()
+        else:
+            graph = self.graph
+
         name: None | str | Unset
         if isinstance(self.name, Unset):
             name = UNSET
@@ -80,6 +106,10 @@ class KnowledgeBaseUpdate:
             field_dict["description"] = description
         if embedding is not UNSET:
             field_dict["embedding"] = embedding
+        if enrichment is not UNSET:
+            field_dict["enrichment"] = enrichment
+        if graph is not UNSET:
+            field_dict["graph"] = graph
         if name is not UNSET:
             field_dict["name"] = name
         if title is not UNSET:
@@ -90,6 +120,8 @@ class KnowledgeBaseUpdate:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.embedding_config import EmbeddingConfig  # noqa: PLC0415
+        from ..models.enrichment_settings import EnrichmentSettings  # noqa: PLC0415
+        from ..models.graph_settings import GraphSettings  # noqa: PLC0415
         from ..models.knowledge_base_update_chunking_type_0 import KnowledgeBaseUpdateChunkingType0  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -137,6 +169,40 @@ class KnowledgeBaseUpdate:
 
         embedding = _parse_embedding(d.pop("embedding", UNSET))
 
+        def _parse_enrichment(data: object) -> EnrichmentSettings | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                enrichment_type_0 = EnrichmentSettings.from_dict(data)
+
+                return enrichment_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EnrichmentSettings | None | Unset, data)
+
+        enrichment = _parse_enrichment(d.pop("enrichment", UNSET))
+
+        def _parse_graph(data: object) -> GraphSettings | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                graph_type_0 = GraphSettings.from_dict(data)
+
+                return graph_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(GraphSettings | None | Unset, data)
+
+        graph = _parse_graph(d.pop("graph", UNSET))
+
         def _parse_name(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -159,6 +225,8 @@ class KnowledgeBaseUpdate:
             chunking=chunking,
             description=description,
             embedding=embedding,
+            enrichment=enrichment,
+            graph=graph,
             name=name,
             title=title,
         )

@@ -6,6 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.liveness import Liveness
+from ...models.problem import Problem
 from ...types import Response
 
 
@@ -19,11 +20,21 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Liveness | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Liveness | Problem | None:
     if response.status_code == 200:
         response_200 = Liveness.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -31,7 +42,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Liveness]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Liveness | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -43,7 +54,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Liveness]:
+) -> Response[Liveness | Problem]:
     """The process is alive
 
     Raises:
@@ -51,7 +62,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Liveness]
+        Response[Liveness | Problem]
     """
 
     kwargs = _get_kwargs()
@@ -66,7 +77,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> Liveness | None:
+) -> Liveness | Problem | None:
     """The process is alive
 
     Raises:
@@ -74,7 +85,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Liveness
+        Liveness | Problem
     """
 
     return sync_detailed(
@@ -85,7 +96,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Liveness]:
+) -> Response[Liveness | Problem]:
     """The process is alive
 
     Raises:
@@ -93,7 +104,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Liveness]
+        Response[Liveness | Problem]
     """
 
     kwargs = _get_kwargs()
@@ -106,7 +117,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> Liveness | None:
+) -> Liveness | Problem | None:
     """The process is alive
 
     Raises:
@@ -114,7 +125,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Liveness
+        Liveness | Problem
     """
 
     return (

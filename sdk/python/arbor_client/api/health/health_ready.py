@@ -6,6 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.not_ready import NotReady
+from ...models.problem import Problem
 from ...models.readiness import Readiness
 from ...types import Response
 
@@ -20,11 +21,23 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> NotReady | Readiness | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> NotReady | Problem | Readiness | None:
     if response.status_code == 200:
         response_200 = Readiness.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
 
     if response.status_code == 503:
         response_503 = NotReady.from_dict(response.json())
@@ -39,7 +52,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[NotReady | Readiness]:
+) -> Response[NotReady | Problem | Readiness]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -51,7 +64,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[NotReady | Readiness]:
+) -> Response[NotReady | Problem | Readiness]:
     """Database reachable, migrations at head, embedder loaded
 
     Raises:
@@ -59,7 +72,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[NotReady | Readiness]
+        Response[NotReady | Problem | Readiness]
     """
 
     kwargs = _get_kwargs()
@@ -74,7 +87,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> NotReady | Readiness | None:
+) -> NotReady | Problem | Readiness | None:
     """Database reachable, migrations at head, embedder loaded
 
     Raises:
@@ -82,7 +95,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        NotReady | Readiness
+        NotReady | Problem | Readiness
     """
 
     return sync_detailed(
@@ -93,7 +106,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[NotReady | Readiness]:
+) -> Response[NotReady | Problem | Readiness]:
     """Database reachable, migrations at head, embedder loaded
 
     Raises:
@@ -101,7 +114,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[NotReady | Readiness]
+        Response[NotReady | Problem | Readiness]
     """
 
     kwargs = _get_kwargs()
@@ -114,7 +127,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> NotReady | Readiness | None:
+) -> NotReady | Problem | Readiness | None:
     """Database reachable, migrations at head, embedder loaded
 
     Raises:
@@ -122,7 +135,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        NotReady | Readiness
+        NotReady | Problem | Readiness
     """
 
     return (

@@ -1,0 +1,1 @@
+"""Retrieval evaluation: a judged query set run through search, scored as trec_eval does."""

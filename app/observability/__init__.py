@@ -1,0 +1,1 @@
+"""Operations: Prometheus metrics, OpenTelemetry traces, structured logs (docs/operations.md)."""

@@ -1,0 +1,219 @@
+"""Peak memory of ingesting one document, per format and size (`scripts/bench-ingest --memory`).
+
+Each (format, size) runs in a fresh Python process that loads the built-in embedding model
+(whose tokenizer the chunker counts with), then parses, builds the tree and chunks one
+generated document with the worker's own limits (ARBOR_INGEST_MEMORY_MB). Its peak RSS
+(VmHWM, reset to the current RSS once the model is loaded) less the RSS before the document
+is what the document cost. Embedding and
+storing run in batches of ARBOR_EMBED_BATCH_SIZE chunks and are not part of this figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = [
+    "the",
+    "river",
+    "floods",
+    "in",
+    "spring",
+    "and",
+    "seeds",
+    "sprout",
+    "across",
+    "wet",
+    "soil",
+    "near",
+    "old",
+    "stone",
+    "bridges",
+    "while",
+    "farmers",
+    "measure",
+    "rainfall",
+    "record",
+    "yields",
+    "and",
+    "compare",
+    "notes",
+    "on",
+    "drainage",
+    "and",
+    "crop",
+    "rotation",
+]
+KINDS = ("text", "text-one-line", "markdown", "html", "csv", "docx", "pdf")
+
+
+def _sentence(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 20))).capitalize() + "."
+
+
+def _paragraphs(rng: random.Random, size: int) -> list[str]:
+    found: list[str] = []
+    total = 0
+    while total < size:
+        paragraph = " ".join(_sentence(rng) for _ in range(rng.randint(2, 6)))
+        found.append(paragraph)
+        total += len(paragraph) + 2
+    return found
+
+
+def generate(kind: str, size: int) -> bytes:
+    """About `size` bytes of a document of `kind`."""
+    rng = random.Random(18)
+    if kind == "text-one-line":
+        line = " ".join(rng.choice(WORDS) for _ in range(size // 5))
+        return line[:size].encode()
+    if kind == "text":
+        return "\n\n".join(_paragraphs(rng, size)).encode()
+    if kind == "markdown":
+        parts = []
+        for index, paragraph in enumerate(_paragraphs(rng, size)):
+            if index % 8 == 0:
+                parts.append(f"{'#' * (1 + index % 3)} Section {index}")
+            parts.append(f"- {paragraph}" if index % 5 == 4 else paragraph)
+        return "\n\n".join(parts).encode()
+    if kind == "html":
+        body = "".join(
+            (f"<h2>Section {i}</h2>" if i % 8 == 0 else "") + f"<p>{p}</p>\n"
+            for i, p in enumerate(_paragraphs(rng, size))
+        )
+        return f"<html><head><title>Bench</title></head><body>{body}</body></html>".encode()
+    if kind == "csv":
+        rows = ["id,region,note"]
+        total = 0
+        while total < size:
+            row = f"{len(rows)},north,{_sentence(rng)}"
+            rows.append(row)
+            total += len(row) + 1
+        return "\n".join(rows).encode()
+    if kind == "docx":
+        import docx
+
+        document = docx.Document()
+        # Word XML deflates well: three times the text for about `size` bytes of DOCX.
+        for index, paragraph in enumerate(_paragraphs(rng, size * 3)):
+            if index % 8 == 0:
+                document.add_heading(f"Section {index}", level=1 + index % 2)
+            document.add_paragraph(paragraph)
+        buffer = io.BytesIO()
+        document.save(buffer)
+        return buffer.getvalue()
+    if kind == "pdf":
+        from fpdf import FPDF
+
+        pdf = FPDF()
+        pdf.set_font("helvetica", size=9)
+        # Text streams deflate about 3:1: three times the text for `size` bytes of PDF.
+        for paragraph in _paragraphs(rng, size * 3):
+            if pdf.page_no() == 0 or pdf.get_y() > 260:
+                pdf.add_page()
+            pdf.multi_cell(0, 4, paragraph, new_x="LMARGIN", new_y="NEXT")
+        return bytes(pdf.output())
+    raise ValueError(kind)
+
+
+def _status_bytes(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def _reset_peak() -> int:
+    """Reset the process's peak RSS (VmHWM) to its current RSS (Linux: clear_refs 5), so the
+    peak read afterwards is the document's, not the model loading's; returns that RSS."""
+    Path("/proc/self/clear_refs").write_text("5")
+    return _status_bytes("VmRSS")
+
+
+def measure(kind: str, size: int) -> dict[str, object]:
+    """Run in the child: one document through parse, tree and chunking."""
+    from app.config import Settings
+    from app.documents.pipeline import token_counter
+    from app.embeddings.registry import DEFAULT_LOCAL, build_provider
+    from app.ingestion import ChunkingConfig, chunk_document, parse_document
+    from app.ingestion.parsers import ParseLimits
+    from app.kit.errors import AppError
+
+    settings = Settings()
+    provider = build_provider(DEFAULT_LOCAL, model_dir=settings.model_dir)
+    counter, window = token_counter(provider)
+    data = generate(kind, size)
+    before = _reset_peak()
+    started = time.perf_counter()
+    outcome = "ok"
+    chunks = 0
+    try:
+        parsed = parse_document(
+            data,
+            format=None if kind.startswith("text") else kind,
+            filename=f"bench.{'txt' if kind.startswith('text') else kind}",
+            limits=ParseLimits.within(settings.ingest_memory_bytes),
+        )
+        chunks = len(chunk_document(parsed, ChunkingConfig(), counter, embedder_window=window))
+    except AppError as exc:
+        outcome = f"refused: {exc.detail[:90]}"
+    peak = _status_bytes("VmHWM")
+    return {
+        "format": kind,
+        "bytes": len(data),
+        "before": before,
+        "peak": peak,
+        "seconds": time.perf_counter() - started,
+        "chunks": chunks,
+        "outcome": outcome,
+    }
+
+
+def run(sizes_mb: list[float], formats: list[str]) -> None:
+    print("| format | upload | RSS before | peak RSS | added | added / upload | chunks | s |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for kind in formats:
+        for size_mb in sizes_mb:
+            child = subprocess.run(
+                [sys.executable, "-m", "scripts.bench_memory", kind, str(int(size_mb * 1e6))],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if child.returncode != 0:
+                print(f"| {kind} | {size_mb} MB | failed: {child.stderr.strip()[-200:]} |")
+                continue
+            row = json.loads(child.stdout.strip().splitlines()[-1])
+            mib = 2**20
+            added = (row["peak"] - row["before"]) / mib
+            note = "" if row["outcome"] == "ok" else f" ({row['outcome']})"
+            print(
+                f"| {kind} | {row['bytes'] / 1e6:.1f} MB | {row['before'] / mib:.0f} MiB | "
+                f"{row['peak'] / mib:.0f} MiB | {added:.0f} MiB | "
+                f"{added * mib / row['bytes']:.1f}x | {row['chunks']}{note} | "
+                f"{row['seconds']:.1f} |",
+                flush=True,
+            )
+
+
+def main(argv: list[str]) -> None:
+    """`scripts/bench-ingest --memory [--sizes 1,5,10] [--kinds text,docx,...]`."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--memory", action="store_true", required=True)
+    parser.add_argument("--sizes", default="1,5,10", help="upload sizes in MB, comma-separated")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="formats, comma-separated")
+    args = parser.parse_args(argv)
+    run([float(size) for size in args.sizes.split(",")], args.kinds.split(","))
+
+
+if __name__ == "__main__":
+    # The child process of `run`: one document, its figures as one JSON line.
+    print(json.dumps(measure(sys.argv[1], int(sys.argv[2]))))

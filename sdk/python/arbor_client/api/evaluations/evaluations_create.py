@@ -1,0 +1,262 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.evaluation_create import EvaluationCreate
+from ...models.evaluation_read import EvaluationRead
+from ...models.evaluations_create_files_body import EvaluationsCreateFilesBody
+from ...models.problem import Problem
+from ...types import UNSET, Response
+
+
+def _get_kwargs(
+    kb: str,
+    *,
+    body: EvaluationCreate | EvaluationsCreateFilesBody | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/knowledge-bases/{kb}/evaluations".format(
+            kb=quote(str(kb), safe=""),
+        ),
+    }
+
+    if isinstance(body, EvaluationCreate):
+        _kwargs["json"] = body.to_dict()
+
+        headers["Content-Type"] = "application/json"
+    if isinstance(body, EvaluationsCreateFilesBody):
+        _kwargs["files"] = body.to_multipart()
+
+        headers["Content-Type"] = "multipart/form-data; boundary=+++"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> EvaluationRead | Problem | None:
+    if response.status_code == 202:
+        response_202 = EvaluationRead.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EvaluationRead | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    kb: str,
+    *,
+    client: AuthenticatedClient,
+    body: EvaluationCreate | EvaluationsCreateFilesBody | Unset = UNSET,
+) -> Response[EvaluationRead | Problem]:
+    """Measure retrieval on judged queries: nDCG@10, Recall@10/100, MRR@10 per configuration
+
+     A BEIR query set and judgments (JSON, or the BEIR files as multipart), and one or more search
+    configurations. Runs as a job through search with the caller's own document access; poll `GET
+    .../evaluations/{id}` for the results. A judged `doc_id` names a document by id or external id.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        body (EvaluationCreate): A query set with judgments (BEIR layout) and the search
+            configurations to compare.
+        body (EvaluationsCreateFilesBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EvaluationRead | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    kb: str,
+    *,
+    client: AuthenticatedClient,
+    body: EvaluationCreate | EvaluationsCreateFilesBody | Unset = UNSET,
+) -> EvaluationRead | Problem | None:
+    """Measure retrieval on judged queries: nDCG@10, Recall@10/100, MRR@10 per configuration
+
+     A BEIR query set and judgments (JSON, or the BEIR files as multipart), and one or more search
+    configurations. Runs as a job through search with the caller's own document access; poll `GET
+    .../evaluations/{id}` for the results. A judged `doc_id` names a document by id or external id.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        body (EvaluationCreate): A query set with judgments (BEIR layout) and the search
+            configurations to compare.
+        body (EvaluationsCreateFilesBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EvaluationRead | Problem
+    """
+
+    return sync_detailed(
+        kb=kb,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    kb: str,
+    *,
+    client: AuthenticatedClient,
+    body: EvaluationCreate | EvaluationsCreateFilesBody | Unset = UNSET,
+) -> Response[EvaluationRead | Problem]:
+    """Measure retrieval on judged queries: nDCG@10, Recall@10/100, MRR@10 per configuration
+
+     A BEIR query set and judgments (JSON, or the BEIR files as multipart), and one or more search
+    configurations. Runs as a job through search with the caller's own document access; poll `GET
+    .../evaluations/{id}` for the results. A judged `doc_id` names a document by id or external id.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        body (EvaluationCreate): A query set with judgments (BEIR layout) and the search
+            configurations to compare.
+        body (EvaluationsCreateFilesBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EvaluationRead | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        kb=kb,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    kb: str,
+    *,
+    client: AuthenticatedClient,
+    body: EvaluationCreate | EvaluationsCreateFilesBody | Unset = UNSET,
+) -> EvaluationRead | Problem | None:
+    """Measure retrieval on judged queries: nDCG@10, Recall@10/100, MRR@10 per configuration
+
+     A BEIR query set and judgments (JSON, or the BEIR files as multipart), and one or more search
+    configurations. Runs as a job through search with the caller's own document access; poll `GET
+    .../evaluations/{id}` for the results. A judged `doc_id` names a document by id or external id.
+
+    Args:
+        kb (str): The knowledge base's id or name.
+        body (EvaluationCreate): A query set with judgments (BEIR layout) and the search
+            configurations to compare.
+        body (EvaluationsCreateFilesBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EvaluationRead | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            kb=kb,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class GraphSearchResultMode(StrEnum):
+    QUICK = "quick"
+    STANDARD = "standard"
+
+    def __str__(self) -> str:
+        return str(self.value)
