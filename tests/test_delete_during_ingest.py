@@ -153,7 +153,7 @@ async def test_an_upload_whose_knowledge_base_is_deleted_meanwhile_is_a_404(
     client: httpx.AsyncClient, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The upload found the knowledge base, then a DELETE committed before its insert: the
-    foreign key refused the document (QA round 6 saw 500s on uploads, batches and imports)."""
+    foreign key refused the document (it was a 500 on uploads, batches and imports)."""
     from app.documents import service
 
     assert (await client.post("/v1/knowledge-bases", json={"name": "kb"})).is_success
@@ -175,7 +175,7 @@ async def test_an_upload_whose_knowledge_base_is_deleted_meanwhile_is_a_404(
 
 
 async def test_an_upload_waiting_for_a_deleted_document_is_a_404(database_url: str) -> None:
-    """QA round 6: `?wait=true` answered 202 with a stale `queued` body instead."""
+    """Not a 202 with a stale `queued` body for `?wait=true`."""
     app = create_app(Settings(env="test", database_url=database_url, workers=0))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

@@ -153,8 +153,8 @@ async def test_reindex_uses_new_settings(client: httpx.AsyncClient, kb: None) ->
 async def test_reindex_with_settings_that_would_fail_is_422(
     client: httpx.AsyncClient, kb: None
 ) -> None:
-    """QA round 6: a reindex after the knowledge base switched to csv_rows was a 202, then a
-    document whose reindex failed."""
+    """A reindex after the knowledge base switched to csv_rows is refused up front, not a 202
+    and then a document whose reindex failed."""
     document = (await upload_text(client, "# Notes\n\nNot a table.")).json()
     assert (await client.patch(BASE, json={"chunking": {"strategy": "csv_rows"}})).is_success
     refused = await client.post(f"{DOCS}/{document['id']}/reindex")
@@ -589,7 +589,7 @@ async def test_chunks_under_a_node_include_the_chunk_a_tiny_section_merged_into(
 
 
 async def test_blank_titles_are_no_titles(client: httpx.AsyncClient, kb: None) -> None:
-    """One rule for JSON, multipart and PATCH (QA round 5: "" and "   " were kept at upload,
+    """One rule for JSON, multipart and PATCH ("" and "   " were kept at upload,
     "" refused and "   " kept by PATCH)."""
     for title in ("", "   "):
         uploaded = await upload_text(client, f"# Parsed title\n\nBody {len(title)}.", title=title)
@@ -604,7 +604,7 @@ async def test_blank_titles_are_no_titles(client: httpx.AsyncClient, kb: None) -
 
 
 async def test_a_blank_external_id_is_422(client: httpx.AsyncClient, kb: None) -> None:
-    """QA round 6: JSON stored "  " as an external id."""
+    """A blank external id is refused, not stored."""
     blank = await client.post(DOCS, json={"text": "Body.", "external_id": "  "})
     assert blank.status_code == 422
     assert blank.json()["errors"][0]["loc"] == ["body", "external_id"]

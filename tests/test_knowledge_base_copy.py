@@ -103,7 +103,7 @@ async def test_a_copy_is_refused_whole(client: httpx.AsyncClient) -> None:
     assert (await client.get("/v1/knowledge-bases/new")).status_code == 404
     missing = await client.post("/v1/knowledge-bases/nope/copy", json={"name": "other"})
     assert missing.status_code == 404
-    # QA round 6: every copied document failed in the background instead.
+    # Refused up front: otherwise every copied document would fail in the background.
     await client.post(
         "/v1/knowledge-bases/old/documents", params={"wait": "true"}, json={"text": "# Notes"}
     )

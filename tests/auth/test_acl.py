@@ -272,7 +272,7 @@ async def test_uploads_never_return_or_replace_a_hidden_document(
         url, json={"text": "new minutes", "external_id": "minutes"}, headers=bearer(outsider)
     )
     assert replace.status_code == 409
-    # Said as it is, not as a lost race (QA round 5: callers retried).
+    # Said as it is, not as a lost race (callers retried).
     detail = replace.json()["detail"]
     assert "in use in this knowledge base by a document you cannot read" in detail
     batch = await client.post(

@@ -116,7 +116,7 @@ def test_html_headings_nest_and_blocks_become_paragraphs() -> None:
 
 
 def test_an_empty_heading_still_ends_the_deeper_sections() -> None:
-    """QA round 5: text after an empty <h2> went into the <h3> section before it."""
+    """Text after an empty <h2> belongs to it, not to the <h3> section before it."""
     parsed = parse_document(
         b"<html><body><h1>Top</h1><h3>Deep</h3><p>Deep text.</p><h2> </h2>"
         b"<p>After the empty heading.</p></body></html>"
