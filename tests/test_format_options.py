@@ -233,3 +233,19 @@ async def test_a_copy_keeps_spans(client: httpx.AsyncClient) -> None:
     # One without a tree is copied chunk by chunk, spans included.
     kept = (await client.get(f"{KBS}/new/documents/loose/chunks")).json()["items"]
     assert [c["spans"] for c in kept] == [[span]]
+
+
+async def test_json_escapes_postgres_cannot_store_do_not_fail_the_document(
+    client: httpx.AsyncClient,
+) -> None:
+    await create_kb(client, "escapes", chunking={"json_text_fields": ["body"]})
+    data = b'[{"title": "Nul\\u0000", "body": "a\\u0000b \\ud800 heron", "x": "\\u0000"}]'
+    uploaded = await client.post(
+        f"{KBS}/escapes/documents",
+        params={"wait": "true"},
+        files={"file": ("odd.json", data, "application/json")},
+    )
+    document = uploaded.json()
+    assert (document["status"], document["error"]) == ("ready", None), document
+    chunks = (await client.get(f"{KBS}/escapes/documents/{document['id']}/chunks")).json()
+    assert chunks["items"][0]["text"].startswith("ab ? heron")

@@ -31,6 +31,13 @@ def _scalar(value: Any) -> str:
     return str(value)
 
 
+def _storable(text: str) -> str:
+    """JSON escapes can spell what Postgres cannot store (`\\u0000`, a lone `\\ud800`): NULs
+    dropped, lone surrogates replaced, so that such a record is stored, not retried to failure."""
+    text = text.replace("\x00", "")
+    return text if text.isascii() else text.encode("utf-8", "replace").decode("utf-8")
+
+
 def fields(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
     """Flatten a JSON value to (dotted path, text) pairs, in document order."""
     # An explicit stack, not recursion: depth is bounded by json.loads already, but a
@@ -46,7 +53,7 @@ def fields(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
         elif isinstance(item, list):
             stack.extend((f"{where}[{i}]", inner) for i, inner in reversed(list(enumerate(item))))
         else:
-            yield where or "value", _scalar(item)
+            yield _storable(where or "value"), _storable(_scalar(item))
 
 
 def _title(record: Any, number: int) -> str:
@@ -54,7 +61,7 @@ def _title(record: Any, number: int) -> str:
         for key in TITLE_FIELDS:
             value = record.get(key)
             if isinstance(value, str | int) and not isinstance(value, bool) and str(value).strip():
-                return " ".join(str(value).split())[:200]
+                return _storable(" ".join(str(value).split())[:200])
     return f"Record {number}"
 
 
