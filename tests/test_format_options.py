@@ -215,6 +215,17 @@ async def test_spans_survive_export_and_import(client: httpx.AsyncClient) -> Non
         assert refused.status_code == 422, (bad_span, refused.text)
         assert message in refused.text, refused.text
 
+    # Kept chunk ids take the upsert path (a staging table): spans go through it too.
+    assert (await client.delete(f"{KBS}/from/documents/t")).status_code == 204
+    again = await client.post(
+        f"{KBS}/from/documents/import", params={"keep_chunk_ids": "true"}, json=exported
+    )
+    assert again.status_code == 201, again.text
+    kept = (await client.get(f"{KBS}/from/documents/t/chunks")).json()["items"]
+    assert [(c["chunk_id"], c["spans"]) for c in kept] == [
+        (c["chunk_id"], c["spans"]) for c in before
+    ]
+
 
 async def test_a_copy_keeps_spans(client: httpx.AsyncClient) -> None:
     before = await spans_document(client, "old")
