@@ -161,12 +161,14 @@ async def upsert_many(
     *,
     visible: ColumnElement[bool],
     create_only: bool = False,
+    spans: Sequence[list[dict[str, Any]]] | None = None,
 ) -> ChunkBulkResult:
     """Write all items or none; items without a vector are embedded (or left null).
 
     The caller writes only where it may read (`visible`): a chunk id held by a chunk of a
     document it cannot read is "in use", as one in another knowledge base is, and a document
     reference naming such a document is refused. `create_only`: any id already held is in use.
+    `spans`: per item, the merged sections it covers (an import's; the chunk API has none).
     """
     ids = [item.chunk_id for item in items if item.chunk_id is not None]
     if len(ids) != len(set(ids)):
@@ -207,6 +209,7 @@ async def upsert_many(
             embedding=supplied[position] if position in supplied else computed[position],
             # A client's vector is stored for this chunk but never reused for another.
             embedding_computed=position not in supplied,
+            spans=(spans[position] or None) if spans is not None else None,
         )
         for position, item in enumerate(items)
     )

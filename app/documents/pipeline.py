@@ -136,7 +136,7 @@ class Ingestor:
         if kb is None or not works:
             return
         with stage("parse"):
-            works = await self._each(works, unsettled, self._parse)
+            works = await self._each(works, unsettled, lambda work: self._parse(kb, work))
         works = await self._set_stage(works, unsettled, "chunking")
         embedder = self.embedders(kb)
         counter, window = token_counter(embedder)
@@ -187,7 +187,7 @@ class Ingestor:
                 works.append(Work(job, document, sources.get(document.id)))
         return kb, works
 
-    def _parse(self, work: Work) -> None:
+    def _parse(self, kb: KnowledgeBase, work: Work) -> None:
         document = work.document
         if work.source is None:
             if document.tree is None:
@@ -195,6 +195,8 @@ class Ingestor:
             work.parsed = ParsedDocument.model_validate(document.tree)
             return
         payload = work.job.payload
+        # Parsing reads one chunking setting (JSON text fields); validated at upload.
+        chunking = {**kb.chunking, **(payload.get("chunking") or {})}
         work.parsed = parse_document(
             work.source,
             filename=document.filename,
@@ -202,6 +204,7 @@ class Ingestor:
             format=payload.get("format"),
             title=payload.get("title"),
             limits=ParseLimits.within(self.settings.ingest_memory_bytes),
+            json_text_fields=ChunkingConfig(**chunking).json_text_fields,
         )
 
     async def _each(
@@ -429,6 +432,10 @@ class Ingestor:
                 parsed = work.parsed
                 assert parsed is not None
                 title = document.title or parsed.title or document.filename or ""
+                if parsed.metadata:
+                    # What the file says of itself (an e-mail's headers) under what the
+                    # uploader said: the upload's keys win on a clash.
+                    document.metadata_ = {**parsed.metadata, **document.metadata_}
                 rows += self._rows(document, title, work)
                 embedded = sum(vector is not None for vector in work.vectors)
                 document.title = title

@@ -24,15 +24,20 @@ from app.config import Settings
 from app.documents import repository
 from app.documents.schemas import external_id_not_blank, optional_title
 from app.events import service as events
+from app.ingestion.chunking.base import ChunkSpan
 from app.ingestion.parsers import supported_formats
 from app.ingestion.parsers.base import ParsedDocument
 from app.ingestion.tree import MAX_NODE_ID, invariant_problems, iter_nodes
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, ValidationFailed
 from app.kit.schemas import RequestModel
-from app.kit.strings import Metadata, StoredText
+from app.kit.strings import Metadata, StoredText, check_text
 from app.kit.vectors import vector_base64
 from app.models import Chunk, Document, KnowledgeBase
+
+# A merged chunk's sections; hierarchical chunking merges only sections under `min_tokens`,
+# so a chunk of at most 8,192 tokens has far fewer.
+MAX_SPANS = 4096
 
 
 class TransferredChunk(ChunkContent):
@@ -41,6 +46,22 @@ class TransferredChunk(ChunkContent):
         description="Kept on import only with `keep_chunk_ids=true` (ids are global: one in "
         "use elsewhere is then a 409 `chunk-id-in-use`).",
     )
+    spans: list[ChunkSpan] = Field(
+        default_factory=list,
+        max_length=MAX_SPANS,
+        description="The sections a merged chunk covers, as chunk reads give them; with a "
+        "`tree`, every node they name must be in it.",
+    )
+
+    @field_validator("spans")
+    @classmethod
+    def _storable_spans(cls, spans: list[ChunkSpan]) -> list[ChunkSpan]:
+        for span in spans:
+            for text in [*span.node_path, *span.section_titles]:
+                check_text(text)
+            if span.end < span.start:
+                raise ValueError(f"a span ends ({span.end}) before it starts ({span.start})")
+        return spans
 
 
 class DocumentTransfer(RequestModel):
@@ -112,6 +133,7 @@ def _exported(chunk: Chunk, *, vectors: bool) -> TransferredChunk:
         **chunks.lineage_of(chunk),
         # Ingested chunks hold a copy of the document's metadata: the document carries it.
         metadata=chunk.metadata_ if chunk.own_metadata else {},
+        spans=[ChunkSpan.model_validate(span) for span in chunk.spans or []],
         # base64 float32: a quarter of the JSON numbers' size, and what import parses fastest.
         vector=vector_base64(chunk.embedding) if vectors and chunk.embedding is not None else None,
     )
@@ -137,7 +159,9 @@ def _check(kb: KnowledgeBase, body: DocumentTransfer) -> None:
     nodes = {node.node_id for node in iter_nodes(body.tree.root)}
     length = len(body.tree.text)
     for position, chunk in enumerate(body.chunks or []):
-        unknown = [n for n in [*chunk.node_path, chunk.leaf_node_id] if n and n not in nodes]
+        named = [*chunk.node_path, chunk.leaf_node_id]
+        named += [node for span in chunk.spans for node in span.node_path]
+        unknown = [n for n in named if n and n not in nodes]
         if unknown:
             raise ValidationFailed(
                 f"chunks[{position}] names node {unknown[0]!r}, not in the tree."
@@ -145,6 +169,8 @@ def _check(kb: KnowledgeBase, body: DocumentTransfer) -> None:
         start, end = chunk.start_offset, chunk.end_offset
         if (start is not None and start > length) or (end is not None and end > length):
             raise ValidationFailed(f"chunks[{position}]'s range runs past the text ({length}).")
+        if any(span.end > length for span in chunk.spans):
+            raise ValidationFailed(f"chunks[{position}]'s spans run past the text ({length}).")
 
 
 def _check_chunk_indexes(chunks: list[TransferredChunk]) -> None:
@@ -269,7 +295,7 @@ async def import_document(
         # Validated already, as TransferredChunk: constructed, not validated again.
         ChunkBulkItem.model_construct(
             **{
-                **dict(chunk),
+                **{name: value for name, value in dict(chunk).items() if name != "spans"},
                 "chunk_id": chunk.chunk_id if keep_chunk_ids else None,
                 "chunk_index": _index_of(chunk, position),
                 "doc_title": chunk.doc_title or title,
@@ -286,6 +312,7 @@ async def import_document(
         # The new document is the caller's to write, whatever access list it was given.
         visible=or_(visible, Document.__table__.c.id == document.id),
         create_only=True,
+        spans=[[span.model_dump() for span in chunk.spans] for chunk in body.chunks],
     )
     if body.metadata:
         # As ingestion does: chunks without metadata of their own carry the document's.

@@ -48,16 +48,17 @@ COPY_DOCUMENTS = text(
     "FROM unnest(CAST(:old_ids AS uuid[]), CAST(:new_ids AS uuid[])) AS m(old_id, new_id) "
     "JOIN documents d ON d.id = m.old_id"
 )
-# Documents without a tree (written through the chunk API) keep their chunks, without vectors:
-# the `embed` job gives them the new model's.
+# Documents without a tree (written through the chunk API, or imported as chunks) keep their
+# chunks, lineage and spans included, without vectors: the `embed` job gives them the new
+# model's. Those with a tree are chunked again, which computes their spans anew.
 COPY_TREELESS_CHUNKS = text(
     "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, chunk_index, text, "
     "text_sha256, node_path, depth, leaf_node_id, section_titles, doc_title, page_start, "
-    "page_end, start_offset, end_offset, metadata, own_metadata, ts_config) "
+    "page_end, start_offset, end_offset, metadata, own_metadata, spans, ts_config) "
     "SELECT gen_random_uuid(), c.project_id, :target, m.new_id, c.chunk_index, c.text, "
     "c.text_sha256, c.node_path, c.depth, c.leaf_node_id, c.section_titles, c.doc_title, "
     "c.page_start, c.page_end, c.start_offset, c.end_offset, c.metadata, c.own_metadata, "
-    "CAST(:language AS regconfig) "
+    "c.spans, CAST(:language AS regconfig) "
     "FROM unnest(CAST(:old_ids AS uuid[]), CAST(:new_ids AS uuid[])) AS m(old_id, new_id) "
     "JOIN documents s ON s.id = m.old_id AND s.tree IS NULL "
     "JOIN chunks c ON c.document_id = m.old_id"

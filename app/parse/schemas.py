@@ -72,6 +72,12 @@ class ParseRead(BaseModel):
     ocr_pages: list[int] | None = Field(
         default=None, description="The pages (of a PDF or image) whose text was read by OCR."
     )
+    metadata: dict[str, Any] = Field(
+        default_factory=dict,
+        description="What the document says of itself (an e-mail's `from`, `to`, `cc`, `date`, "
+        "`subject`, `message_id`): an upload merges it into the document's metadata, under "
+        "the upload's own keys.",
+    )
     tree: dict[str, Any] = Field(
         description="The tree's root node, exactly as `GET .../documents/{doc}/tree` returns it "
         "in `root` for an upload of the same bytes: nodes with `node_id`, `kind`, `range`, "

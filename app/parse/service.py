@@ -28,6 +28,7 @@ def parse(
 ) -> ParseRead:
     """What ingestion makes of the upload: the pipeline's parse (and chunk) steps, with the same
     arguments. CPU-bound: run it off the event loop (`run_bounded`)."""
+    config = ChunkingConfig(**{**kb.chunking, **(upload.chunking or {})}) if kb else None
     parsed = parse_document(
         upload.data,
         filename=upload.filename,
@@ -35,14 +36,14 @@ def parse(
         format=detected_format,
         title=upload.title,
         limits=limits,
+        json_text_fields=config.json_text_fields if config else None,
     )
     # The title the pipeline gives the document and its chunks.
     title = upload.title or parsed.title or upload.filename or ""
     chunks = None
-    if kb is not None:
+    if kb is not None and config is not None:
         embedder = embedders(kb)
         counter, window = token_counter(embedder)
-        config = ChunkingConfig(**{**kb.chunking, **(upload.chunking or {})})
         chunks = [
             ParsedChunk(
                 **draft.model_dump(exclude={"prefix", "doc_title"}),
@@ -56,6 +57,7 @@ def parse(
         text=parsed.text,
         page_count=parsed.page_count,
         ocr_pages=parsed.ocr_pages,
+        metadata=parsed.metadata or {},
         tree=parsed.root.model_dump(mode="json"),
         chunks=chunks,
     )

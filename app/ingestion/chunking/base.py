@@ -18,6 +18,7 @@ from app.ingestion.builder import page_span
 from app.ingestion.parsers import ParsedDocument
 from app.ingestion.tokens import SpanningCounter, TokenCounter
 from app.ingestion.tree import Node, SectionNode, containing_path
+from app.kit.strings import StoredText
 
 Strategy = Literal["hierarchical", "sliding_window", "csv_rows", "recursive", "markdown"]
 # A chunk holds at most this many characters per token of its budget. The tokenizer folds some
@@ -49,8 +50,19 @@ class ChunkingConfig(BaseModel):
         default=None, min_length=1, max_length=16
     )
 
+    # JSON and JSONL: the fields whose values are a record's text (plain paragraphs, in this
+    # order); its other fields stay `path: value` lines after them. Read when the document is
+    # parsed (a reindex chunks the stored tree again and does not parse). A name matches a
+    # field's dotted path and everything under it (`body` takes `body.text` and `body[0]`).
+    json_text_fields: (
+        list[Annotated[StoredText, Field(min_length=1, max_length=200, pattern=r"\S")]] | None
+    ) = Field(default=None, min_length=1, max_length=32)
+
     @model_validator(mode="after")
     def _consistent(self) -> ChunkingConfig:
+        fields = self.json_text_fields or []
+        if len(set(fields)) != len(fields):
+            raise ValueError("json_text_fields names a field twice")
         if self.max_tokens is not None and self.overlap_tokens >= self.max_tokens:
             raise ValueError("overlap_tokens must be smaller than max_tokens")
         if self.overlap_chars >= self.window_chars:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import codecs
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.ingestion.builder import Block, build_tree
 from app.ingestion.tree import DocumentNode
 from app.kit.errors import PayloadTooLarge, UnprocessableDocument
+from app.kit.strings import Metadata
 
 # Peak memory of ingesting one character of extracted text (its tree nodes, chunks, token
 # offsets, the stored tree's JSON), and of parsing one byte of DOCX XML into lxml's tree, as
@@ -91,6 +92,9 @@ class ParsedDocument(BaseModel):
     csv_header: list[str] | None = None
     # The 1-based pages (PDF) whose text was read by OCR, not from the file's text layer.
     ocr_pages: list[int] | None = None
+    # What the document says about itself (an e-mail's headers): merged into the stored
+    # document's metadata, under the upload's own keys, which win on a clash.
+    metadata: Metadata | None = None
 
 
 class Parser(Protocol):
@@ -154,6 +158,7 @@ def finish(
     page_offsets: list[int] | None = None,
     csv_header: list[str] | None = None,
     ocr_pages: list[int] | None = None,
+    metadata: dict[str, Any] | None = None,
 ) -> ParsedDocument:
     """Build the tree over `text` and wrap it in a ParsedDocument."""
     if all(block.kind == "boundary" for block in blocks):
@@ -169,4 +174,5 @@ def finish(
         page_offsets=page_offsets,
         csv_header=csv_header,
         ocr_pages=ocr_pages,
+        metadata=metadata or None,
     )

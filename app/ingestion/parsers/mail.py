@@ -1,9 +1,10 @@
 """E-mail (RFC 5322 `.eml`) via the standard library: headers, body, attachments as sections.
 
-The title is the subject; the first paragraph lists From, To, Cc and Date. The body is the
-plain-text part, else the HTML part read as HTML. Each attachment in a supported format is
-parsed by its own parser and becomes a level-1 section `Attachment: name` holding its tree's
-headings and paragraphs one level deeper; one in another format is named and skipped.
+The title is the subject; the first paragraph lists From, To, Cc and Date, and the headers
+are the document's metadata too (`header_metadata`), so filters can ask for a sender. The
+body is the plain-text part, else the HTML part read as HTML. Each attachment in a supported
+format is parsed by its own parser and becomes a level-1 section `Attachment: name` holding
+its tree's headings and paragraphs one level deeper; one in another format is named and skipped.
 Attached e-mails nest at most MAX_DEPTH deep.
 """
 
@@ -11,7 +12,10 @@ from __future__ import annotations
 
 import email
 import email.policy
+from datetime import UTC
+from email.headerregistry import AddressHeader, DateHeader
 from email.message import EmailMessage
+from typing import Any
 
 from app.ingestion import segment
 from app.ingestion.builder import TextBuilder
@@ -24,6 +28,9 @@ from app.kit.errors import AppError, UnprocessableDocument
 HEADERS = ("From", "To", "Cc", "Date")
 MAX_DEPTH = 3
 MAX_ATTACHMENTS = 100
+# Metadata is copied into every chunk: a header of thousands of recipients is cut short.
+MAX_ADDRESSES = 100
+MAX_HEADER_CHARS = 1000
 
 
 def _header(message: EmailMessage, name: str) -> str:
@@ -32,6 +39,55 @@ def _header(message: EmailMessage, name: str) -> str:
     except Exception:  # a malformed header the policy cannot parse
         return ""
     return " ".join(str(value).split()) if value is not None else ""
+
+
+def _storable(text: str) -> str:
+    """`text` without what jsonb cannot hold (NUL, lone surrogates), at most MAX_HEADER_CHARS."""
+    cleaned = text.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
+    return cleaned[:MAX_HEADER_CHARS]
+
+
+def _addresses(message: EmailMessage, name: str) -> list[str]:
+    """The header's addresses, lower-cased (as mail systems compare them), in order."""
+    try:
+        value = message.get(name)
+        if not isinstance(value, AddressHeader):
+            return []
+        found = [a.addr_spec.lower() for a in value.addresses if a.username]
+    except Exception:  # a malformed header the policy cannot parse
+        return []
+    return [_storable(a) for a in dict.fromkeys(found)][:MAX_ADDRESSES]
+
+
+def _date(message: EmailMessage) -> str:
+    """The Date header in ISO 8601, UTC (so that strings compare in time order); as written
+    when it does not parse as a date."""
+    try:
+        value = message.get("Date")
+        when = value.datetime if isinstance(value, DateHeader) else None
+    except Exception:
+        when = None
+    if when is None:
+        return _storable(_header(message, "Date"))
+    if when.tzinfo is None:  # RFC 5322's "-0000": no zone known; taken as UTC
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat()
+
+
+def header_metadata(message: EmailMessage) -> dict[str, Any]:
+    """From, To, Cc, Date, Subject and Message-ID as metadata keys (`from`, `to`, `cc`,
+    `date`, `subject`, `message_id`): addresses, lists of addresses, an ISO 8601 date, text.
+    Headers the message lacks are left out."""
+    senders = _addresses(message, "From")
+    found: dict[str, Any] = {
+        "from": senders[0] if senders else _storable(_header(message, "From")),
+        "to": _addresses(message, "To"),
+        "cc": _addresses(message, "Cc"),
+        "date": _date(message),
+        "subject": _storable(_header(message, "Subject")),
+        "message_id": _storable(_header(message, "Message-ID")),
+    }
+    return {key: value for key, value in found.items() if value}
 
 
 def _body(message: EmailMessage, out: TextBuilder) -> None:
@@ -124,5 +180,10 @@ class EmlParser:
             raise UnprocessableDocument("empty document: the e-mail has no text")
         subject = _header(message, "Subject") or None
         return finish(
-            out.text(), out.blocks, format=self.format, title=title or subject, limits=limits
+            out.text(),
+            out.blocks,
+            format=self.format,
+            title=title or subject,
+            limits=limits,
+            metadata=header_metadata(message),
         )

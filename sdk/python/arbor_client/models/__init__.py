@@ -174,12 +174,14 @@ from .paragraph_node import ParagraphNode
 from .parent_section import ParentSection
 from .parse_document_files_body import ParseDocumentFilesBody
 from .parse_read import ParseRead
+from .parse_read_metadata import ParseReadMetadata
 from .parse_read_tree import ParseReadTree
 from .parse_request import ParseRequest
 from .parse_request_chunking_type_0 import ParseRequestChunkingType0
 from .parse_request_format_type_0 import ParseRequestFormatType0
 from .parsed_chunk import ParsedChunk
 from .parsed_document import ParsedDocument
+from .parsed_document_metadata_type_0 import ParsedDocumentMetadataType0
 from .planned_item import PlannedItem
 from .planned_item_action import PlannedItemAction
 from .problem import Problem
@@ -428,8 +430,10 @@ __all__ = (
     "ParentSection",
     "ParsedChunk",
     "ParsedDocument",
+    "ParsedDocumentMetadataType0",
     "ParseDocumentFilesBody",
     "ParseRead",
+    "ParseReadMetadata",
     "ParseReadTree",
     "ParseRequest",
     "ParseRequestChunkingType0",

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.parse_read_metadata import ParseReadMetadata
     from ..models.parse_read_tree import ParseReadTree
     from ..models.parsed_chunk import ParsedChunk
 
@@ -30,6 +31,8 @@ class ParseRead:
             tree').
         chunks (list[ParsedChunk] | None | Unset): With `knowledge_base`: the chunks an upload to it would get, in
             order, as `GET .../documents/{doc}/chunks` would list them.
+        metadata (ParseReadMetadata | Unset): What the document says of itself (an e-mail's `from`, `to`, `cc`, `date`,
+            `subject`, `message_id`): an upload merges it into the document's metadata, under the upload's own keys.
         ocr_pages (list[int] | None | Unset): The pages (of a PDF or image) whose text was read by OCR.
         page_count (int | None | Unset): PDF, PPTX (slides), images.
     """
@@ -39,6 +42,7 @@ class ParseRead:
     title: str
     tree: ParseReadTree
     chunks: list[ParsedChunk] | None | Unset = UNSET
+    metadata: ParseReadMetadata | Unset = UNSET
     ocr_pages: list[int] | None | Unset = UNSET
     page_count: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -63,6 +67,10 @@ class ParseRead:
 
         else:
             chunks = self.chunks
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
 
         ocr_pages: list[int] | None | Unset
         if isinstance(self.ocr_pages, Unset):
@@ -91,6 +99,8 @@ class ParseRead:
         )
         if chunks is not UNSET:
             field_dict["chunks"] = chunks
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if ocr_pages is not UNSET:
             field_dict["ocr_pages"] = ocr_pages
         if page_count is not UNSET:
@@ -100,6 +110,7 @@ class ParseRead:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.parse_read_metadata import ParseReadMetadata  # noqa: PLC0415
         from ..models.parse_read_tree import ParseReadTree  # noqa: PLC0415
         from ..models.parsed_chunk import ParsedChunk  # noqa: PLC0415
 
@@ -134,6 +145,13 @@ class ParseRead:
 
         chunks = _parse_chunks(d.pop("chunks", UNSET))
 
+        _metadata = d.pop("metadata", UNSET)
+        metadata: ParseReadMetadata | Unset
+        if isinstance(_metadata, Unset):
+            metadata = UNSET
+        else:
+            metadata = ParseReadMetadata.from_dict(_metadata)
+
         def _parse_ocr_pages(data: object) -> list[int] | None | Unset:
             if data is None:
                 return data
@@ -166,6 +184,7 @@ class ParseRead:
             title=title,
             tree=tree,
             chunks=chunks,
+            metadata=metadata,
             ocr_pages=ocr_pages,
             page_count=page_count,
         )

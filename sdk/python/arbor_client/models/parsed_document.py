@@ -9,6 +9,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.document_node import DocumentNode
+    from ..models.parsed_document_metadata_type_0 import ParsedDocumentMetadataType0
 
 
 T = TypeVar("T", bound="ParsedDocument")
@@ -24,6 +25,7 @@ class ParsedDocument:
         text (str):
         title (None | str):
         csv_header (list[str] | None | Unset):
+        metadata (None | ParsedDocumentMetadataType0 | Unset):
         ocr_pages (list[int] | None | Unset):
         page_count (int | None | Unset):
         page_offsets (list[int] | None | Unset):
@@ -34,11 +36,14 @@ class ParsedDocument:
     text: str
     title: None | str
     csv_header: list[str] | None | Unset = UNSET
+    metadata: None | ParsedDocumentMetadataType0 | Unset = UNSET
     ocr_pages: list[int] | None | Unset = UNSET
     page_count: int | None | Unset = UNSET
     page_offsets: list[int] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.parsed_document_metadata_type_0 import ParsedDocumentMetadataType0  # noqa: PLC0415
+
         format_ = self.format_
 
         root = self.root.to_dict()
@@ -56,6 +61,14 @@ class ParsedDocument:
 
         else:
             csv_header = self.csv_header
+
+        metadata: dict[str, Any] | None | Unset
+        if isinstance(self.metadata, Unset):
+            metadata = UNSET
+        elif isinstance(self.metadata, ParsedDocumentMetadataType0):
+            metadata = self.metadata.to_dict()
+        else:
+            metadata = self.metadata
 
         ocr_pages: list[int] | None | Unset
         if isinstance(self.ocr_pages, Unset):
@@ -93,6 +106,8 @@ class ParsedDocument:
         )
         if csv_header is not UNSET:
             field_dict["csv_header"] = csv_header
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
         if ocr_pages is not UNSET:
             field_dict["ocr_pages"] = ocr_pages
         if page_count is not UNSET:
@@ -105,6 +120,7 @@ class ParsedDocument:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.document_node import DocumentNode  # noqa: PLC0415
+        from ..models.parsed_document_metadata_type_0 import ParsedDocumentMetadataType0  # noqa: PLC0415
 
         d = dict(src_dict)
         format_ = d.pop("format")
@@ -136,6 +152,23 @@ class ParsedDocument:
             return cast(list[str] | None | Unset, data)
 
         csv_header = _parse_csv_header(d.pop("csv_header", UNSET))
+
+        def _parse_metadata(data: object) -> None | ParsedDocumentMetadataType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                metadata_type_0 = ParsedDocumentMetadataType0.from_dict(data)
+
+                return metadata_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ParsedDocumentMetadataType0 | Unset, data)
+
+        metadata = _parse_metadata(d.pop("metadata", UNSET))
 
         def _parse_ocr_pages(data: object) -> list[int] | None | Unset:
             if data is None:
@@ -186,6 +219,7 @@ class ParsedDocument:
             text=text,
             title=title,
             csv_header=csv_header,
+            metadata=metadata,
             ocr_pages=ocr_pages,
             page_count=page_count,
             page_offsets=page_offsets,

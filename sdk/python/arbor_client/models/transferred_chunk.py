@@ -9,6 +9,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.chunk_span import ChunkSpan
     from ..models.transferred_chunk_metadata import TransferredChunkMetadata
 
 
@@ -32,6 +33,8 @@ class TransferredChunk:
         page_end (int | None | Unset):
         page_start (int | None | Unset):
         section_titles (list[str] | Unset):
+        spans (list[ChunkSpan] | Unset): The sections a merged chunk covers, as chunk reads give them; with a `tree`,
+            every node they name must be in it.
         start_offset (int | None | Unset): Unicode code points.
         vector (list[float] | None | str | Unset): Supply to skip embedding; length must match the KB. Either a list of
             numbers, or the vector's little-endian float32 bytes in base64 (what OpenAI's `encoding_format: "base64"`
@@ -50,6 +53,7 @@ class TransferredChunk:
     page_end: int | None | Unset = UNSET
     page_start: int | None | Unset = UNSET
     section_titles: list[str] | Unset = UNSET
+    spans: list[ChunkSpan] | Unset = UNSET
     start_offset: int | None | Unset = UNSET
     vector: list[float] | None | str | Unset = UNSET
 
@@ -106,6 +110,13 @@ class TransferredChunk:
         if not isinstance(self.section_titles, Unset):
             section_titles = self.section_titles
 
+        spans: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.spans, Unset):
+            spans = []
+            for spans_item_data in self.spans:
+                spans_item = spans_item_data.to_dict()
+                spans.append(spans_item)
+
         start_offset: int | None | Unset
         if isinstance(self.start_offset, Unset):
             start_offset = UNSET
@@ -150,6 +161,8 @@ class TransferredChunk:
             field_dict["page_start"] = page_start
         if section_titles is not UNSET:
             field_dict["section_titles"] = section_titles
+        if spans is not UNSET:
+            field_dict["spans"] = spans
         if start_offset is not UNSET:
             field_dict["start_offset"] = start_offset
         if vector is not UNSET:
@@ -159,6 +172,7 @@ class TransferredChunk:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.chunk_span import ChunkSpan  # noqa: PLC0415
         from ..models.transferred_chunk_metadata import TransferredChunkMetadata  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -234,6 +248,15 @@ class TransferredChunk:
 
         section_titles = cast(list[str], d.pop("section_titles", UNSET))
 
+        _spans = d.pop("spans", UNSET)
+        spans: list[ChunkSpan] | Unset = UNSET
+        if _spans is not UNSET:
+            spans = []
+            for spans_item_data in _spans:
+                spans_item = ChunkSpan.from_dict(spans_item_data)
+
+                spans.append(spans_item)
+
         def _parse_start_offset(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -273,6 +296,7 @@ class TransferredChunk:
             page_end=page_end,
             page_start=page_start,
             section_titles=section_titles,
+            spans=spans,
             start_offset=start_offset,
             vector=vector,
         )
