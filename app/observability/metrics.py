@@ -181,12 +181,13 @@ def record_llm_call(
     seconds: float,
     input_tokens: int = 0,
     output_tokens: int = 0,
-    ok: bool = True,
+    outcome: str = "ok",
 ) -> None:
-    """One chat model call (answers, graph extraction, query analysis all report here).
+    """One chat model call (answers, graph extraction, query analysis all report here), its
+    retries included; `outcome`: `ok`, `error` or `cancelled` (its caller stopped it).
 
     `model` is the configured model name: a bounded set chosen by the operator."""
-    LLM_CALLS.labels(provider, model, "ok" if ok else "error").inc()
+    LLM_CALLS.labels(provider, model, outcome).inc()
     LLM_SECONDS.labels(provider, model).observe(seconds)
     if input_tokens:
         LLM_TOKENS.labels(provider, model, "input").inc(input_tokens)
