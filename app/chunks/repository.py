@@ -120,6 +120,20 @@ async def held(
     return (await session.execute(query.limit(1))).first() is not None
 
 
+HELD_ANYWHERE = text("SELECT id FROM public.chunks WHERE id = ANY(CAST(:ids AS uuid[]))")
+
+
+async def held_anywhere(session: AsyncSession, chunk_ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
+    """Which of these ids a chunk holds in any knowledge base of any project: the primary key
+    is global, so an insert collides with holders row-level security would hide. Read as the
+    owner for that reason; only ids the caller already has come back."""
+    if not chunk_ids:
+        return set()
+    async with elevated(session):
+        found = await session.scalars(HELD_ANYWHERE, {"ids": list(chunk_ids)})
+        return set(found.all())
+
+
 RESOLVE_ROUNDS = 3
 INSERT_DOCUMENTS_FOR_CHUNKS = text(
     "INSERT INTO documents (id, project_id, knowledge_base_id, external_id, title, status, "

@@ -29,6 +29,7 @@ from app.config import Settings
 from app.db.engine import Database
 from app.documents import enrichment
 from app.documents import repository as documents_repository
+from app.documents.chunk_ids import chunk_id, with_free_ids
 from app.evaluations import service as evaluations
 from app.events import service as events
 from app.graph import stage as graph_stage
@@ -49,7 +50,6 @@ from app.sources.sync import Syncer, SyncJobs
 
 logger = logging.getLogger(__name__)
 
-CHUNK_ID_NAMESPACE = uuid.UUID("6f0c3f0e-2b7a-4f57-9a59-4c3e0b7d9a11")
 MAX_RETRY_DELAY_S = 300.0
 # A batch's documents move to a stage in one statement; each gets its own progress patch, and
 # those deleted meanwhile are missing from what it returns.
@@ -69,11 +69,6 @@ class RetryLater(Exception):
         super().__init__(reason)
         self.reason = reason
         self.delay_s = delay_s
-
-
-def chunk_id(document_id: uuid.UUID, index: int) -> uuid.UUID:
-    """Stable per (document, position): a re-run overwrites instead of duplicating."""
-    return uuid.uuid5(CHUNK_ID_NAMESPACE, f"{document_id}:{index}")
 
 
 def token_counter(embedder: DocumentEmbedder | None) -> tuple[TokenCounter, int]:
@@ -461,7 +456,9 @@ class Ingestor:
                     replaced=str(replaced_id) if replaced_id else None,
                 )
             if rows:
-                # The documents' chunks were deleted above and chunk ids are per document.
+                # The documents' chunks were deleted above; an id a client's chunk holds
+                # elsewhere gets a stand-in (app/documents/chunk_ids.py).
+                rows = await with_free_ids(session, rows)
                 await chunks_repository.insert_rows(session, kb, rows)
             # The graph stage (enrichment, extraction) after embedding, where it is wanted.
             if works and wants_stage(kb.enrichment, kb.graph):

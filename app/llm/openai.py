@@ -7,7 +7,9 @@ import asyncio
 import json
 import logging
 import random
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from contextlib import aclosing
 from types import TracebackType
 from typing import Any, Self
 
@@ -15,6 +17,10 @@ import httpx
 
 from app.embeddings.openai import is_transient_status, parse_retry_after
 from app.llm.base import ChatMessage, ChatResult, LLMError, TokenUsage
+from app.observability.metrics import record_llm_call
+
+# The `provider` label of the LLM metrics: every server this client speaks to.
+PROVIDER = "openai-compatible"
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +45,13 @@ def _usage(raw: object) -> TokenUsage | None:
         )
     except (TypeError, ValueError):
         return None
+
+
+def _outcome(exc: BaseException) -> str:
+    """The `outcome` label of a call that raised: given up on by its caller, or failed."""
+    if isinstance(exc, asyncio.CancelledError | GeneratorExit):
+        return "cancelled"
+    return "error"
 
 
 class OpenAICompatibleChatClient:
@@ -125,6 +138,27 @@ class OpenAICompatibleChatClient:
             max_tokens=max_tokens,
             temperature=temperature,
         )
+        started = time.perf_counter()
+        try:
+            result = await self._complete(body)
+        except BaseException as exc:
+            self._record(started, outcome=_outcome(exc))
+            raise
+        self._record(started, outcome="ok", usage=result.usage)
+        return result
+
+    def _record(self, started: float, *, outcome: str, usage: TokenUsage | None = None) -> None:
+        """One call in the LLM metrics: the configured model (a bounded label), no user text."""
+        record_llm_call(
+            provider=PROVIDER,
+            model=self.model,
+            seconds=time.perf_counter() - started,
+            input_tokens=usage.prompt_tokens if usage else 0,
+            output_tokens=usage.completion_tokens if usage else 0,
+            outcome=outcome,
+        )
+
+    async def _complete(self, body: dict[str, Any]) -> ChatResult:
         response = await self._open(body)
         try:
             raw = await response.aread()
@@ -238,6 +272,22 @@ class OpenAIChatStream:
         await self.aclose()
 
     async def _run(self) -> AsyncGenerator[str, None]:
+        # Timed from the first iteration (when the request goes out) to the stream's end,
+        # however it ends: a stream closed before it was iterated made no call.
+        started = time.perf_counter()
+        deltas = self._deltas_of_response()
+        try:
+            # aclosing: closing this generator closes the inner one now (its `finally` closes
+            # the response), not whenever it is collected.
+            async with aclosing(deltas):
+                async for delta in deltas:
+                    yield delta
+        except BaseException as exc:
+            self._client._record(started, outcome=_outcome(exc), usage=self.usage)
+            raise
+        self._client._record(started, outcome="ok", usage=self.usage)
+
+    async def _deltas_of_response(self) -> AsyncGenerator[str, None]:
         response = await self._client._open(self._body)
         # Closing the response in `finally` is what cancels upstream: it runs on exhaustion,
         # on aclose() and when the consuming task is cancelled mid-read.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from prometheus_client import (
@@ -91,6 +91,36 @@ LLM_SECONDS = Histogram(
     ["provider", "model"],
     buckets=LATENCY_BUCKETS,
 )
+SOURCE_SYNC_RUNS = Counter(
+    "arbor_source_sync_runs",
+    "Source sync runs ended, by source kind, outcome and whether it was a dry run.",
+    ["kind", "outcome", "dry_run"],
+)
+SOURCE_SYNC_ITEMS = Counter(
+    "arbor_source_sync_items",
+    "Source items real sync runs and pushed records added, updated, deleted, failed or left "
+    "unchanged.",
+    ["kind", "action"],
+)
+SOURCE_SYNC_SECONDS = Histogram(
+    "arbor_source_sync_duration_seconds",
+    "Time of a real sync run, from its start to its end (a resumed run from its first start).",
+    ["kind"],
+    buckets=(0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0, 14400.0),
+)
+SOURCE_HEALTH_CHECKS = Counter(
+    "arbor_source_health_checks",
+    "Source health checks by source kind and outcome (ok, failing).",
+    ["kind", "outcome"],
+)
+# A run's counts (`SourceRun.counts`) as the `action` label.
+SYNC_ACTIONS = {
+    "to_add": "added",
+    "to_update": "updated",
+    "to_delete": "deleted",
+    "failed": "failed",
+    "unchanged": "unchanged",
+}
 ANALYTICS_DROPPED = Counter(
     "arbor_search_analytics_dropped", "Search analytics rows that could not be written."
 )
@@ -181,17 +211,47 @@ def record_llm_call(
     seconds: float,
     input_tokens: int = 0,
     output_tokens: int = 0,
-    ok: bool = True,
+    outcome: str = "ok",
 ) -> None:
-    """One chat model call (answers, graph extraction, query analysis all report here).
+    """One chat model call (answers, graph extraction, query analysis all report here), its
+    retries included; `outcome`: `ok`, `error` or `cancelled` (its caller stopped it).
 
     `model` is the configured model name: a bounded set chosen by the operator."""
-    LLM_CALLS.labels(provider, model, "ok" if ok else "error").inc()
+    LLM_CALLS.labels(provider, model, outcome).inc()
     LLM_SECONDS.labels(provider, model).observe(seconds)
     if input_tokens:
         LLM_TOKENS.labels(provider, model, "input").inc(input_tokens)
     if output_tokens:
         LLM_TOKENS.labels(provider, model, "output").inc(output_tokens)
+
+
+def record_source_items(*, kind: str, counts: Mapping[str, int]) -> None:
+    """Items a sync run or a records push handled, by `SyncPlan` count name."""
+    for key, action in SYNC_ACTIONS.items():
+        if counts.get(key):
+            SOURCE_SYNC_ITEMS.labels(kind, action).inc(counts[key])
+
+
+def record_source_sync(
+    *,
+    kind: str,
+    failed: bool,
+    dry_run: bool,
+    seconds: float | None,
+    counts: Mapping[str, int],
+) -> None:
+    """A sync run ended. A dry run changed nothing: it counts as a run, not its items or time."""
+    outcome = "failed" if failed else "succeeded"
+    SOURCE_SYNC_RUNS.labels(kind, outcome, "true" if dry_run else "false").inc()
+    if dry_run:
+        return
+    if seconds is not None:
+        SOURCE_SYNC_SECONDS.labels(kind).observe(max(seconds, 0.0))
+    record_source_items(kind=kind, counts=counts)
+
+
+def record_source_health(*, kind: str, ok: bool) -> None:
+    SOURCE_HEALTH_CHECKS.labels(kind, "ok" if ok else "failing").inc()
 
 
 @contextmanager

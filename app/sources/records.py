@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,10 +16,19 @@ from app.documents.upload import Upload, precheck
 from app.kit.errors import Conflict
 from app.knowledge_bases import service as knowledge_bases
 from app.models import KnowledgeBase, Source
+from app.observability.metrics import record_source_items
 from app.sources import repository
 from app.sources.schemas import RecordResult, RecordsPush, RecordWrite
 from app.sources.storing import store
 from app.sources.view import SourceView
+
+# A pushed record's result as the sync count it adds to (a delete of an absent record: none).
+PUSH_COUNTS = {
+    "created": "to_add",
+    "updated": "to_update",
+    "deleted": "to_delete",
+    "unchanged": "unchanged",
+}
 
 
 def _record_text(record: RecordWrite) -> str:
@@ -93,4 +103,7 @@ async def push_records(
         result = "unchanged" if not created else ("updated" if was else "created")
         results.append(RecordResult(record_id=record.record_id, op="upsert", result=result,
                                     document_id=document_id))  # fmt: skip
+    # At the end: a record refused above fails the whole push, which then changed nothing.
+    outcomes = Counter(PUSH_COUNTS.get(r.result, "") for r in results)
+    record_source_items(kind=source.kind, counts=outcomes)
     return results

@@ -18,6 +18,7 @@ from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, NotFound, ValidationFailed
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.models import AuditEvent, KnowledgeBase, Source, SourceRun
+from app.observability.metrics import record_source_health, record_source_sync
 from app.sources import repository
 from app.sources.adapters import adapter_for
 from app.sources.adapters.base import Known
@@ -32,7 +33,7 @@ from app.sources.schemas import (
     SyncPlanRead,
     every_seconds,
 )
-from app.sources.sync import JOB_KIND, Syncer, Tally
+from app.sources.sync import JOB_KIND, Syncer, Tally, run_seconds
 from app.sources.view import SourceView
 
 
@@ -66,9 +67,7 @@ def to_read(source: Source) -> SourceRead:
 
 
 def run_to_read(run: SourceRun) -> SourceRunRead:
-    duration = None
-    if run.started_at is not None and run.finished_at is not None:
-        duration = (run.finished_at - run.started_at).total_seconds()
+    duration = run_seconds(run)
     return SourceRunRead.model_validate(
         {
             "id": run.id,
@@ -271,6 +270,10 @@ async def dry_run(database: Database, settings: Settings, source: Source) -> Syn
         session.add(run)
         await session.flush()
         await session.refresh(run)
+    record_source_sync(
+        kind=source.kind, failed=error is not None, dry_run=True, seconds=run_seconds(run),
+        counts=tally.counts,
+    )  # fmt: skip
     return SyncPlanRead(**run_to_read(run).model_dump(), items=tally.items)
 
 
@@ -278,6 +281,7 @@ async def health(
     session: AsyncSession, source: Source, *, settings: Settings, actor: str
 ) -> SourceHealthRead:
     result = await adapter_for(source.kind).health(source.config, settings)
+    record_source_health(kind=source.kind, ok=result.ok)
     session.add(
         AuditEvent(
             id=uuid.uuid4(),

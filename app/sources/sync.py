@@ -31,6 +31,7 @@ from app.jobs import repository as jobs_repository
 from app.kit.errors import AppError
 from app.knowledge_bases import service as knowledge_bases
 from app.models import Job, KnowledgeBase, Source, SourceRun
+from app.observability.metrics import record_source_sync
 from app.sources import repository
 from app.sources.adapters import adapter_for
 from app.sources.adapters.base import ItemContent, ItemError, ItemRef, Known
@@ -212,7 +213,15 @@ class Syncer:
                 logger.exception("sync run %s of source %s failed", run_id, view.id)
                 error = f"internal error ({type(exc).__name__})"
         async with self.database.transaction() as session:
-            await finish(session, view, run_id, error=error)
+            ended = await finish(session, view, run_id, error=error)
+            if ended is not None:
+                counts, seconds = dict(ended.counts), run_seconds(ended)
+        # Once committed: a run whose end was rolled back is resumed and counted then.
+        if ended is not None:
+            record_source_sync(
+                kind=view.kind, failed=error is not None, dry_run=False, seconds=seconds,
+                counts=counts,
+            )  # fmt: skip
 
     async def _apply(
         self,
@@ -313,6 +322,13 @@ class Syncer:
                 room = MAX_RUN_ERRORS - len(run.errors)
                 if room > 0 and tally.errors:
                     run.errors = [*run.errors, *tally.errors[:room]]
+
+
+def run_seconds(run: SourceRun) -> float | None:
+    """How long the run took, once it has ended."""
+    if run.started_at is None or run.finished_at is None:
+        return None
+    return (run.finished_at - run.started_at).total_seconds()
 
 
 async def finish(

@@ -7,6 +7,7 @@ import asyncio
 import time
 
 import pytest
+from prometheus_client.registry import REGISTRY
 
 from app.config import Settings
 from app.llm import LLMError, OpenAICompatibleChatClient, estimate_tokens, get_chat_client
@@ -131,6 +132,8 @@ async def test_an_unreachable_server_is_an_llm_error() -> None:
 @pytest.mark.parametrize("how", ["aclose", "cancel"])
 async def test_stopping_a_stream_closes_the_upstream_request(fake_llm: FakeChat, how: str) -> None:
     fake_llm.queue(ChatReply("word " * 200, chunk_chars=5, chunk_delay_s=0.05))
+    cancelled = {"provider": "openai-compatible", "model": "fake-model", "outcome": "cancelled"}
+    before = REGISTRY.get_sample_value("arbor_llm_calls_total", cancelled) or 0.0
     client = client_for(fake_llm)
     first = asyncio.Event()
     stream = client.stream(QUESTION)
@@ -156,6 +159,8 @@ async def test_stopping_a_stream_closes_the_upstream_request(fake_llm: FakeChat,
         await client.aclose()
     assert disconnected
     assert fake_llm.streams_finished == 0
+    # Counted once, as stopped by its caller, not as a failure of the LLM.
+    assert REGISTRY.get_sample_value("arbor_llm_calls_total", cancelled) == before + 1
 
 
 def test_settings_build_the_client_and_read_the_key_from_the_named_variable(
