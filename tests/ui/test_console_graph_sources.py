@@ -103,6 +103,8 @@ def test_graph_screen_lists_entities_and_draws_search_results(
     assert svg.find_elements(By.CSS_SELECTOR, ".edge path")
     labels = [t.text for t in svg.find_elements(By.CSS_SELECTOR, ".node-label")]
     assert any("Marie Curie" in label for label in labels)
+    svg.location_once_scrolled_into_view  # noqa: B018 (selenium scrolls when asked for it)
+    driver.save_screenshot(str(screenshots / "graph-search.png"))
     # A node opens its entity, by keyboard as by mouse.
     other = next(n for n in nodes if "Marie Curie" not in n.text)
     other.click()

@@ -132,7 +132,8 @@ export async function render(main, { kb }) {
     }
     if (reset && !page.items.length) entityList.append(h("li", { class: "muted" }, "No entities."));
     cursor = page.next_cursor;
-    clear(more).append(cursor ? h("button", { type: "button", onclick: () => attempt(errors, () => loadEntities(false)) }, "More") : null);
+    clear(more);
+    if (cursor) more.append(h("button", { type: "button", onclick: () => attempt(errors, () => loadEntities(false)) }, "More"));
   }
   entityForm.addEventListener("submit", (event) => {
     event.preventDefault();
