@@ -18,6 +18,7 @@ from tests.auth.helpers import ADMIN_KEY, bearer
 from tests.sources.pages import serve
 from tests.ui.console import (
     INGEST_TIMEOUT_S,
+    absent,
     click_button,
     fill,
     find,
@@ -173,3 +174,15 @@ def test_url_upload_and_sources(browser: WebDriver, console_url: str, screenshot
         screenshot(driver, screenshots, "sources")
         assert fits_phone(driver, screenshots, "sources-phone") <= 1
     assert severe_console_errors(driver) == []
+
+    # A read-only key sees the sources and their runs, and is offered no create or sync.
+    viewer = {"name": "web-viewer", "scopes": ["read"]}
+    made = api(base, "POST", "/v1/projects/default/api-keys", json=viewer)
+    assert made.status_code == 201, made.text
+    sign_in(driver, base, made.json()["key"])
+    go(driver, base, "/kb/web/sources")
+    row = find(driver, 'tr[data-name="site"]')
+    assert absent(driver, "#create-source")
+    assert [b.text for b in row.find_elements(By.TAG_NAME, "button")] == ["Runs"]
+    click_button(row, "Runs")
+    find(driver, '#source-detail tr[data-status="succeeded"]')
