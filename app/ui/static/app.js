@@ -9,6 +9,8 @@ const ROUTES = [
   [/^\/kb\/([^/]+)\/?$/, "documents", (m) => ({ kb: m[1] })],
   [/^\/kb\/([^/]+)\/search$/, "search", (m) => ({ kb: m[1] })],
   [/^\/kb\/([^/]+)\/answer$/, "answer", (m) => ({ kb: m[1] })],
+  [/^\/kb\/([^/]+)\/graph$/, "graph", (m) => ({ kb: m[1] })],
+  [/^\/kb\/([^/]+)\/sources$/, "sources", (m) => ({ kb: m[1] })],
   [/^\/kb\/([^/]+)\/doc\/([^/?]+)(?:\?chunk=([^/]+))?$/, "document", (m) => ({ kb: m[1], doc: m[2], chunk: m[3] })],
   [/^\/events$/, "events", () => ({})],
   [/^\/admin\/projects$/, "projects", () => ({})],

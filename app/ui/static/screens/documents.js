@@ -1,6 +1,6 @@
 // A knowledge base's documents: uploads (drag and drop of files and folders, file pickers,
 // pasted text) with each upload's stage and progress followed live, and the document list
-// with filters, reindex and delete.
+// with filters, reindex and delete. A URL is fetched by the server.
 
 import { ApiError, attempt, del, get, kbPath, post, problemBox, request, session } from "../api.js";
 import { append, clear, confirmButton, field, formatBytes, formatTime, h, table } from "../dom.js";
@@ -199,6 +199,20 @@ export async function render(main, { kb }) {
       pasteText.value = "";
       pasteTitle.value = "";
     });
+    // A web page or file by its URL: the server fetches it (a 422 `url-unfetchable` says why
+    // it could not, shown in the upload's row like any other refused upload).
+    const urlInput = h("input", { type: "url", name: "url", placeholder: "https://example.com/guide.html", autocomplete: "off" });
+    const urlForm = h("form", { class: "search-line", id: "upload-url" }, field("A web page or file by URL", urlInput), h("button", { type: "submit" }, "Add URL"));
+    urlForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const meta = metadataText();
+      const target = urlInput.value.trim();
+      if (meta === null || !target) return;
+      const body = { url: target };
+      if (meta) body.metadata = JSON.parse(meta);
+      track(target, () => post(kbPath(kb, "/documents"), body));
+      urlInput.value = "";
+    });
     return h(
       "section",
       { class: "card", id: "upload", "aria-labelledby": "upload-title" },
@@ -206,6 +220,7 @@ export async function render(main, { kb }) {
       drop,
       h("div", { class: "grid" }, field("Files", picker), field("A folder", folder), field("Metadata for these uploads (JSON)", metadata)),
       metaSlot,
+      urlForm,
       h("details", {}, h("summary", {}, "Paste text"), field("Title", pasteTitle), field("Text", pasteText), pasteButton),
       uploads,
     );

@@ -31,6 +31,7 @@ function createForm(onCreated) {
   );
   const model = h("input", { name: "model", placeholder: "default" });
   const chunking = h("textarea", { name: "chunking", rows: 2, placeholder: '{"max_tokens": 256}' });
+  const graph = h("input", { type: "checkbox", name: "graph" });
   const slot = h("div", {});
   const form = h(
     "form",
@@ -46,6 +47,7 @@ function createForm(onCreated) {
     ),
     field("Description", description),
     field("Chunking (JSON)", chunking, "Optional; the server checks it."),
+    h("p", { class: "checks" }, h("label", {}, graph, "Knowledge graph and enrichment (entities, relations, node summaries)")),
     slot,
     h("button", { type: "submit", class: "primary" }, "Create"),
   );
@@ -58,6 +60,10 @@ function createForm(onCreated) {
       if (model.value.trim()) body.embedding.model = model.value.trim();
       const chunks = parseJsonField(chunking.value, "Chunking");
       if (chunks !== undefined) body.chunking = chunks;
+      if (graph.checked) {
+        body.graph = { enabled: true };
+        body.enrichment = { summaries: true, keywords: true, entities: true };
+      }
       return post("/v1/knowledge-bases", body);
     });
     if (created) {
