@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import psutil
 import pytest
 
 from tests.auth.helpers import ADMIN_KEY, bearer
@@ -71,7 +72,6 @@ def test_serve_with_two_http_processes_and_a_job_process(tmp_path: Path) -> None
     """ARBOR_HTTP_WORKERS=2: two HTTP processes share the port, one more runs the jobs; an
     upload is ingested and found, a key's rate limit is one budget across the processes, and
     SIGTERM stops every process and the embedded Postgres."""
-    import psutil
 
     data_dir = tmp_path / "data"
     port = free_port()
@@ -97,7 +97,7 @@ def test_serve_with_two_http_processes_and_a_job_process(tmp_path: Path) -> None
             for child in psutil.Process(process.pid).children(recursive=True)
             if child.name() != "postgres"
         ]
-        commands = [" ".join(child.cmdline()) for child in children]
+        commands = [command_line(child) for child in children]
         assert sum("app.cli worker" in command for command in commands) == 1, commands
         assert sum("multiprocessing" in command for command in commands) >= 2, commands
         created = httpx.post(
@@ -140,3 +140,11 @@ def test_serve_with_two_http_processes_and_a_job_process(tmp_path: Path) -> None
     alive = [child for child in alive if child.status() != psutil.STATUS_ZOMBIE]
     assert not alive, f"children outlived serve: {alive}"
     assert not (data_dir / "pg" / "postmaster.pid").exists()
+
+
+def command_line(process: psutil.Process) -> str:
+    """A child's command line; "" for one that has already exited (a zombie until reaped)."""
+    try:
+        return " ".join(process.cmdline())
+    except (psutil.ZombieProcess, psutil.NoSuchProcess):
+        return ""

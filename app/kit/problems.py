@@ -156,7 +156,10 @@ def declare_problems(schema: dict[str, Any]) -> None:
                     continue
                 content = response.get("content", {})
                 declared = content.get(PROBLEM_MEDIA_TYPE, {"schema": {"$ref": PROBLEM_REF}})
-                response["content"] = {PROBLEM_MEDIA_TYPE: declared}
+                own = _own_error_format(content)
+                # A route speaking another product's API (Dify's) keeps its error objects; its
+                # other failures are still problems.
+                response["content"] = {PROBLEM_MEDIA_TYPE: declared, **own}
                 if code == "422" and response.get("description") == "Validation Error":
                     response["description"] = _HTTP_TYPES[422][1]
     schemas = schema.get("components", {}).get("schemas", {})
@@ -164,6 +167,17 @@ def declare_problems(schema: dict[str, Any]) -> None:
     # ValidationError is HTTPValidationError's item: gone with it unless something else uses it.
     if '"#/components/schemas/ValidationError"' not in json.dumps(schema):
         schemas.pop("ValidationError", None)
+
+
+def _own_error_format(content: dict[str, Any]) -> dict[str, Any]:
+    """A route's own JSON error object (not FastAPI's HTTPValidationError, not a problem)."""
+    if PROBLEM_MEDIA_TYPE in content:
+        return {}
+    declared = content.get("application/json", {})
+    ref = str(declared.get("schema", {}).get("$ref", ""))
+    if not ref or ref.endswith(("/HTTPValidationError", "/Problem")):
+        return {}
+    return {"application/json": declared}
 
 
 async def _app_error(request: Request, exc: Exception) -> JSONResponse:

@@ -79,6 +79,15 @@ class World:
         created = await create_key(self.client, "alpha", scopes=["read"])
         return {"key_id": created["id"]}
 
+    async def fresh_source(self) -> dict[str, str]:
+        response = await self.client.post(
+            f"/v1/knowledge-bases/{self.params['kb']}/sources",
+            json=_source(self),
+            headers=bearer(self.admin),
+        )
+        assert response.status_code == 201, response.text
+        return {"source": response.json()["id"]}
+
     async def fresh_webhook(self) -> dict[str, str]:
         response = await self.client.post(
             "/v1/webhooks", json=_webhook(self), headers=bearer(self.admin)
@@ -103,6 +112,10 @@ class Case:
     instance_only: bool = False
     body: Body | None = None
     fresh: Fresh | None = None
+    # What callers without a valid key get: Dify's API answers 403 (its codes 1001/1002).
+    unauthenticated: int = 401
+    # The media type of its errors: Dify's own JSON objects on the Dify route.
+    errors_as: str = PROBLEM
 
 
 def _kb_name(world: World) -> dict[str, str]:
@@ -158,8 +171,36 @@ def _webhook(world: World) -> dict[str, str]:
     return {"url": f"http://127.0.0.1:9/{world.unique('hook')}"}
 
 
+def _source(world: World) -> dict[str, str]:
+    return {"name": world.unique("records"), "kind": "records"}
+
+
+def _records(world: World) -> dict[str, Any]:
+    return {"records": [{"op": "upsert", "record_id": world.unique("r"), "content": "Otters."}]}
+
+
+def _evaluation(world: World) -> dict[str, Any]:
+    return {
+        "queries": [{"_id": "q1", "text": "otters"}],
+        "qrels": [{"query_id": "q1", "doc_id": world.params["doc"], "score": 1}],
+    }
+
+
+def _tool_search(world: World) -> dict[str, Any]:
+    return {"query": "otters", "knowledge_bases": [world.params["kb"]]}
+
+
+def _dify(world: World) -> dict[str, Any]:
+    return {
+        "knowledge_id": world.params["kb"],
+        "query": "otters",
+        "retrieval_setting": {"top_k": 3, "score_threshold": 0},
+    }
+
+
 KB = "/v1/knowledge-bases/{kb}"
 DOC = KB + "/documents/{doc}"
+SOURCE = KB + "/sources/{source}"
 HOOK = "/v1/webhooks/{webhook_id}"
 R, W, A = Scope.READ, Scope.WRITE, Scope.ADMIN
 
@@ -233,6 +274,26 @@ TABLE: dict[tuple[str, str], Case] = {
     ("PATCH", HOOK): Case(A, 200, body=lambda w: {"description": "changed"}),
     ("DELETE", HOOK): Case(A, 204, fresh=World.fresh_webhook),
     ("POST", HOOK + "/rotate-secret"): Case(A, 200),
+    ("POST", KB + "/sources"): Case(A, 201, body=_source),
+    ("GET", KB + "/sources"): Case(R, 200),
+    ("GET", SOURCE): Case(R, 200),
+    ("PATCH", SOURCE): Case(A, 200, body=lambda w: {"metadata": {"team": w.unique("t")}}),
+    ("DELETE", SOURCE): Case(A, 204, fresh=World.fresh_source),
+    ("POST", SOURCE + "/sync"): Case(W, 200, body=lambda w: {"dry_run": True}),
+    ("GET", SOURCE + "/runs"): Case(R, 200),
+    ("GET", SOURCE + "/runs/{run_id}"): Case(R, 200),
+    ("GET", SOURCE + "/health"): Case(R, 200),
+    ("POST", SOURCE + "/records"): Case(W, 200, body=_records),
+    ("POST", KB + "/evaluations"): Case(W, 202, body=_evaluation),
+    ("GET", KB + "/evaluations"): Case(R, 200),
+    ("GET", KB + "/evaluations/{evaluation_id}"): Case(R, 200),
+    ("GET", KB + "/analytics"): Case(A, 200),
+    ("GET", "/metrics"): Case(A, 200, other_admin=200),
+    ("GET", "/v1/tools"): Case(R, 200, other_admin=200),
+    ("POST", "/v1/tools/{name}"): Case(R, 200, body=_tool_search),
+    ("POST", "/compat/dify/retrieval"): Case(
+        R, 200, body=_dify, unauthenticated=403, errors_as="application/json"
+    ),
 }
 
 
@@ -244,7 +305,7 @@ def expected(case: Case, column: str) -> int:
     if case.scope is None:
         return case.ok
     if column in UNAUTHENTICATED:
-        return 401
+        return case.unauthenticated
     if column == "other_admin":
         return 403 if case.instance_only else case.other_admin
     granted = {"read": {R}, "write": {R, W}, "admin": {R, W, A}}[column]
@@ -311,6 +372,21 @@ async def build_world(client: httpx.AsyncClient, app: FastAPI) -> World:
         "entity_id": str(uuid.uuid4()),
     }
     world.params |= await world.fresh_webhook()
+    world.params |= await world.fresh_source()
+    world.params["name"] = "search_knowledge"
+    run = await client.post(
+        f"/v1/knowledge-bases/{kb}/sources/{world.params['source']}/sync",
+        json={},
+        headers=bearer(world.admin),
+    )
+    assert run.status_code == 202, run.text
+    evaluation = await client.post(
+        f"/v1/knowledge-bases/{kb}/evaluations",
+        json=_evaluation(world),
+        headers=bearer(world.admin),
+    )
+    assert evaluation.status_code == 202, evaluation.text
+    world.params |= {"run_id": run.json()["id"], "evaluation_id": evaluation.json()["id"]}
     return world
 
 
@@ -342,7 +418,7 @@ async def test_status_matrix(client: httpx.AsyncClient, app: FastAPI, column: st
         got[(method, template)] = response.status_code
         want[(method, template)] = expected(case, column)
         if response.status_code >= 400:
-            assert response.headers["content-type"] == PROBLEM, (method, template)
+            assert response.headers["content-type"] == case.errors_as, (method, template)
         if response.status_code == 401:
             assert response.headers["www-authenticate"].startswith("Bearer")
     wrong = {route: (got[route], want[route]) for route in TABLE if got[route] != want[route]}

@@ -5,6 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.dify_error import DifyError
 from ...models.dify_retrieval_request import DifyRetrievalRequest
 from ...models.dify_retrieval_response import DifyRetrievalResponse
 from ...models.problem import Problem
@@ -32,7 +33,7 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> DifyRetrievalResponse | Problem | None:
+) -> DifyError | DifyRetrievalResponse | Problem | None:
     if response.status_code == 200:
         response_200 = DifyRetrievalResponse.from_dict(response.json())
 
@@ -44,12 +45,12 @@ def _parse_response(
         return response_400
 
     if response.status_code == 403:
-        response_403 = Problem.from_dict(response.json())
+        response_403 = DifyError.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Problem.from_dict(response.json())
+        response_404 = DifyError.from_dict(response.json())
 
         return response_404
 
@@ -91,7 +92,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[DifyRetrievalResponse | Problem]:
+) -> Response[DifyError | DifyRetrievalResponse | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +105,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: DifyRetrievalRequest,
-) -> Response[DifyRetrievalResponse | Problem]:
+) -> Response[DifyError | DifyRetrievalResponse | Problem]:
     """Dify External Knowledge API: retrieve chunks of a knowledge base for Dify
 
      Register `<arbor>/compat/dify` as a Dify external knowledge API with an Arbor key; the external
@@ -119,7 +120,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DifyRetrievalResponse | Problem]
+        Response[DifyError | DifyRetrievalResponse | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -137,7 +138,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: DifyRetrievalRequest,
-) -> DifyRetrievalResponse | Problem | None:
+) -> DifyError | DifyRetrievalResponse | Problem | None:
     """Dify External Knowledge API: retrieve chunks of a knowledge base for Dify
 
      Register `<arbor>/compat/dify` as a Dify external knowledge API with an Arbor key; the external
@@ -152,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DifyRetrievalResponse | Problem
+        DifyError | DifyRetrievalResponse | Problem
     """
 
     return sync_detailed(
@@ -165,7 +166,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: DifyRetrievalRequest,
-) -> Response[DifyRetrievalResponse | Problem]:
+) -> Response[DifyError | DifyRetrievalResponse | Problem]:
     """Dify External Knowledge API: retrieve chunks of a knowledge base for Dify
 
      Register `<arbor>/compat/dify` as a Dify external knowledge API with an Arbor key; the external
@@ -180,7 +181,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DifyRetrievalResponse | Problem]
+        Response[DifyError | DifyRetrievalResponse | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -196,7 +197,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: DifyRetrievalRequest,
-) -> DifyRetrievalResponse | Problem | None:
+) -> DifyError | DifyRetrievalResponse | Problem | None:
     """Dify External Knowledge API: retrieve chunks of a knowledge base for Dify
 
      Register `<arbor>/compat/dify` as a Dify external knowledge API with an Arbor key; the external
@@ -211,7 +212,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DifyRetrievalResponse | Problem
+        DifyError | DifyRetrievalResponse | Problem
     """
 
     return (
