@@ -171,16 +171,21 @@ async def vector_nodes(
     limit: int,
     exclude: Sequence[uuid.UUID] = (),
 ) -> list[Any]:
-    """Readable entities nearest the vector by their name embedding (cosine)."""
+    """Readable entities nearest the vector by their name embedding (cosine).
+
+    Nearest first, then readable: the ordered subquery (OFFSET 0 keeps the check out of it)
+    is read only until `limit` readable rows came, instead of checking every entity."""
     visible, params = _entity_visible(vis)
     summary, summary_params = _summary(vis)
     rows = await session.execute(
         text(
-            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, "
+            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, e.score FROM ("
+            f"SELECT {ENTITY_COLUMNS}, "
             f"1 - (e.name_embedding <=> {QUERY_VECTOR}) AS score FROM graph_entities e "
-            f"WHERE e.knowledge_base_id = :kb AND e.name_embedding IS NOT NULL AND {visible} "
+            "WHERE e.knowledge_base_id = :kb AND e.name_embedding IS NOT NULL "
             "AND NOT (e.id = ANY(:exclude)) "
-            f"ORDER BY e.name_embedding <=> {QUERY_VECTOR}, e.id LIMIT :limit"
+            f"ORDER BY e.name_embedding <=> {QUERY_VECTOR}, e.id OFFSET 0) e "
+            f"WHERE {visible} LIMIT :limit"
         ),
         params
         | summary_params
@@ -202,13 +207,16 @@ async def vector_edges(
     limit: int,
     exclude: Sequence[uuid.UUID] = (),
 ) -> list[Any]:
+    """Readable relations nearest the vector by their fact embedding (as vector_nodes)."""
     visible, params = _relation_visible(vis)
     rows = await session.execute(
         text(
-            f"SELECT {RELATION_COLUMNS}, 1 - (r.fact_embedding <=> {QUERY_VECTOR}) AS score "
-            "FROM graph_relations r WHERE r.knowledge_base_id = :kb "
-            f"AND r.fact_embedding IS NOT NULL AND {visible} AND NOT (r.id = ANY(:exclude)) "
-            f"ORDER BY r.fact_embedding <=> {QUERY_VECTOR}, r.id LIMIT :limit"
+            f"SELECT {RELATION_COLUMNS}, r.score FROM (SELECT {RELATION_COLUMNS}, "
+            f"1 - (r.fact_embedding <=> {QUERY_VECTOR}) AS score FROM graph_relations r "
+            "WHERE r.knowledge_base_id = :kb AND r.fact_embedding IS NOT NULL "
+            "AND NOT (r.id = ANY(:exclude)) "
+            f"ORDER BY r.fact_embedding <=> {QUERY_VECTOR}, r.id OFFSET 0) r "
+            f"WHERE {visible} LIMIT :limit"
         ),
         params
         | {
