@@ -24,7 +24,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 APP_ROLE = "arbor_app"
-# The schema whose `chunks` view search reads (see migration 0004 on why not the table).
+# The schema of the tenant views (`chunks`, migration 0004; the graph tables, 0027) that
+# search and graph reads use instead of the tables (see below on why).
 SEARCH_SCHEMA = "arbor_tenant"
 _SCOPE_KEY = "arbor_scope"
 
@@ -102,12 +103,15 @@ async def elevated(session: AsyncSession) -> AsyncIterator[None]:
     await session.execute(_SET_ROLE, {"role": APP_ROLE})
 
 
-async def read_chunks_through_view(session: AsyncSession) -> None:
-    """For the rest of the transaction, unqualified `chunks` is the project's search view.
+async def read_through_tenant_views(session: AsyncSession) -> None:
+    """For the rest of the transaction, unqualified `chunks` and `graph_*` are the project's
+    tenant views (migrations 0004 and 0027).
 
-    Under row-level security Postgres will not use a GIN index for `@@` or `<%` (they are not
-    leakproof); the view applies the same project condition as an ordinary WHERE clause.
-    Only for scoped (app role) transactions: the owner reads the table itself.
+    Under row-level security Postgres will not use a GIN index for `@@`, `ILIKE`, `%` or `<%`
+    (they are not leakproof); the views apply the same project condition as an ordinary WHERE
+    clause. Only for scoped (app role) transactions: the owner reads the tables themselves.
+    The app role may only SELECT from the views, so a later write in the transaction that
+    resolved to one fails rather than skipping the policies' checks.
     """
     path = search_path_for(session)
     if path is not None:

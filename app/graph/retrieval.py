@@ -26,6 +26,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.tenancy import read_through_tenant_views
 from app.graph import repository, search_repository
 from app.graph.context import ContextEdge, ContextNode
 from app.graph.repository import Visibility
@@ -133,6 +134,7 @@ async def standard(
     session: AsyncSession, vis: Visibility, query: str, *, vector_of: VectorOf
 ) -> Retrieved:
     out = Retrieved()
+    await read_through_tenant_views(session)  # the trigram indexes, not scans (0027)
     terms, method = analyse_query(query)
     out.entities = terms
     out.actions.append(
@@ -255,6 +257,7 @@ async def quick(
     max_growth_levels: int,
 ) -> Retrieved:
     out = Retrieved()
+    await read_through_tenant_views(session)
     vector = await vector_of()
     node_limit = max(1, round(search_limit * QUICK_NODE_SHARE))
     edge_limit = max(0, search_limit - node_limit)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlalchemy import text
@@ -20,6 +20,8 @@ from app.graph.repository import (
 )
 
 TRIGRAM_THRESHOLD = 0.1
+# Thresholds tried before the seed's 0.1 (see _most_similar); the last must be 0.1.
+THRESHOLD_STEPS = (0.5, 0.3, 0.2, TRIGRAM_THRESHOLD)
 QUERY_VECTOR = "CAST(CAST(:v AS real[]) AS vector)"
 
 
@@ -31,19 +33,28 @@ async def pattern_nodes(
     session: AsyncSession, vis: Visibility, terms: Sequence[str], *, limit: int
 ) -> list[Any]:
     """Entities whose name, or a readable mention's text (what their summary is made of),
-    contains a term, freshest first. The summary is computed for the rows returned only."""
+    contains a term, freshest first. The summary is computed for the rows returned only.
+
+    The candidates come first, each match a bitmap scan of its trigram index (a UNION, not an
+    OR across tables); materialised, so that the planner, which misjudges the tenant views'
+    conditions, cannot start from the knowledge base's every mention instead."""
     visible, params = _entity_visible(vis)
     summary, summary_params = _summary(vis)
     acl, acl_params = vis.clause("pd")
     rows = await session.execute(
         text(
-            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary FROM graph_entities e WHERE e.id IN "
-            "(SELECT e.id FROM graph_entities e WHERE e.knowledge_base_id = :kb "
-            f"AND {visible} AND (e.name ILIKE ANY(:patterns) OR EXISTS (SELECT 1 FROM "
-            "graph_entity_mentions pm JOIN documents pd ON pd.id = pm.document_id "
-            f"WHERE pm.entity_id = e.id AND pm.description ILIKE ANY(:patterns) AND {acl})) "
+            "WITH named AS MATERIALIZED (SELECT n.id FROM graph_entities n "
+            "WHERE n.knowledge_base_id = :kb AND n.name ILIKE ANY(:patterns)), "
+            "described AS MATERIALIZED (SELECT pm.entity_id, pm.document_id "
+            "FROM graph_entity_mentions pm WHERE pm.knowledge_base_id = :kb "
+            "AND pm.description ILIKE ANY(:patterns)), "
+            "chosen AS MATERIALIZED (SELECT e.id FROM graph_entities e WHERE e.id IN ("
+            "SELECT id FROM named UNION SELECT d.entity_id FROM described d "
+            f"JOIN documents pd ON pd.id = d.document_id WHERE {acl}) "
+            f"AND e.knowledge_base_id = :kb AND {visible} "
             "ORDER BY e.updated_at DESC, e.id LIMIT :limit) "
-            "ORDER BY e.updated_at DESC, e.id"
+            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary FROM graph_entities e "
+            "WHERE e.id IN (SELECT id FROM chosen) ORDER BY e.updated_at DESC, e.id"
         ),
         params
         | summary_params
@@ -56,15 +67,41 @@ async def pattern_nodes(
 async def pattern_edges(
     session: AsyncSession, vis: Visibility, terms: Sequence[str], *, limit: int
 ) -> list[Any]:
-    visible, params = _relation_visible(vis)
+    """Relations whose fact contains a term, freshest first (candidates first, as above)."""
+    visible, params = _relation_visible(vis, "f")
     rows = await session.execute(
         text(
-            f"SELECT {RELATION_COLUMNS} FROM graph_relations r WHERE r.knowledge_base_id = :kb "
-            f"AND r.fact ILIKE ANY(:patterns) AND {visible} "
-            "ORDER BY r.updated_at DESC, r.id LIMIT :limit"
+            f"WITH found AS MATERIALIZED (SELECT {RELATION_COLUMNS} FROM graph_relations r "
+            "WHERE r.knowledge_base_id = :kb AND r.fact ILIKE ANY(:patterns)) "
+            f"SELECT * FROM found f WHERE {visible} ORDER BY f.updated_at DESC, f.id LIMIT :limit"
         ),
         params | {"kb": vis.knowledge_base_id, "patterns": _patterns(terms), "limit": limit},
     )
+    return list(rows)
+
+
+async def _most_similar(
+    session: AsyncSession, limit: int, run: Callable[[float], Awaitable[Sequence[Any]]]
+) -> list[Any]:
+    """`run(t)`: the `limit` most similar readable rows at or above t, with pg_trgm's `%` and
+    `<%` at t (for the rest of the transaction: search sets its own threshold in every search).
+
+    Tried at descending thresholds down to 0.1: every row below t ranks after every row at or
+    above it, so once a threshold finds `limit` rows they are exactly the top `limit` at 0.1.
+    A higher threshold lets the trigram index rule out far more rows, and the similarity is
+    computed for the candidates only (0.1 word similarity holds for a third of all facts)."""
+    rows: Sequence[Any] = []
+    for threshold in THRESHOLD_STEPS:
+        await session.execute(
+            text(
+                "SELECT set_config('pg_trgm.similarity_threshold', :t, true), "
+                "set_config('pg_trgm.word_similarity_threshold', :t, true)"
+            ),
+            {"t": str(threshold)},
+        )
+        rows = await run(threshold)
+        if len(rows) >= limit:
+            break
     return list(rows)
 
 
@@ -79,27 +116,23 @@ async def trigram_nodes(
     """Entities whose name is trigram-similar (>= 0.1) to a term, most similar first."""
     visible, params = _entity_visible(vis)
     summary, summary_params = _summary(vis)
-    rows = await session.execute(
-        text(
-            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, found.score FROM ("
-            "SELECT e.id, (SELECT max(similarity(e.name, t)) "
-            "FROM unnest(CAST(:terms AS text[])) t) AS score "
-            "FROM graph_entities e WHERE e.knowledge_base_id = :kb "
-            "AND NOT (e.id = ANY(:exclude))) found JOIN graph_entities e ON e.id = found.id "
-            f"WHERE found.score >= :threshold AND {visible} "
-            "ORDER BY found.score DESC, e.id LIMIT :limit"
-        ),
-        params
-        | summary_params
-        | {
-            "kb": vis.knowledge_base_id,
-            "terms": list(terms),
-            "threshold": TRIGRAM_THRESHOLD,
-            "limit": limit,
-            "exclude": list(exclude),
-        },
+    statement = text(
+        "WITH found AS MATERIALIZED (SELECT e.id, (SELECT max(similarity(e.name, t)) "
+        "FROM unnest(CAST(:terms AS text[])) t) AS score "
+        "FROM graph_entities e WHERE e.knowledge_base_id = :kb "
+        "AND e.name % ANY(CAST(:terms AS text[])) AND NOT (e.id = ANY(:exclude))) "
+        f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, found.score FROM found "
+        f"JOIN graph_entities e ON e.id = found.id WHERE found.score >= :threshold AND {visible} "
+        "ORDER BY found.score DESC, e.id LIMIT :limit"
     )
-    return list(rows)
+    common = params | summary_params
+    common |= {"kb": vis.knowledge_base_id, "terms": list(terms), "limit": limit}
+    common["exclude"] = list(exclude)
+
+    async def run(threshold: float) -> Sequence[Any]:
+        return list(await session.execute(statement, common | {"threshold": threshold}))
+
+    return await _most_similar(session, limit, run)
 
 
 async def trigram_edges(
@@ -112,25 +145,22 @@ async def trigram_edges(
 ) -> list[Any]:
     """Relations whose fact holds a stretch trigram-similar (>= 0.1) to the query's entities,
     compared together: one word similarity per fact (per term, it cost ten on long facts)."""
-    visible, params = _relation_visible(vis)
-    rows = await session.execute(
-        text(
-            f"SELECT * FROM (SELECT {RELATION_COLUMNS}, word_similarity(:joined, r.fact) "
-            "AS score FROM graph_relations r WHERE r.knowledge_base_id = :kb "
-            "AND NOT (r.id = ANY(:exclude))) found WHERE score >= :threshold "
-            f"AND EXISTS (SELECT 1 FROM graph_relations r WHERE r.id = found.id AND {visible}) "
-            "ORDER BY score DESC, id LIMIT :limit"
-        ),
-        params
-        | {
-            "kb": vis.knowledge_base_id,
-            "joined": " ".join(terms),
-            "threshold": TRIGRAM_THRESHOLD,
-            "limit": limit,
-            "exclude": list(exclude),
-        },
+    visible, params = _relation_visible(vis, "found")
+    statement = text(
+        f"WITH found AS MATERIALIZED (SELECT {RELATION_COLUMNS}, "
+        "word_similarity(:joined, r.fact) AS score FROM graph_relations r "
+        "WHERE r.knowledge_base_id = :kb AND :joined <% r.fact "
+        "AND NOT (r.id = ANY(:exclude))) "
+        f"SELECT * FROM found WHERE score >= :threshold AND {visible} "
+        "ORDER BY score DESC, id LIMIT :limit"
     )
-    return list(rows)
+    common = params | {"kb": vis.knowledge_base_id, "joined": " ".join(terms), "limit": limit}
+    common["exclude"] = list(exclude)
+
+    async def run(threshold: float) -> Sequence[Any]:
+        return list(await session.execute(statement, common | {"threshold": threshold}))
+
+    return await _most_similar(session, limit, run)
 
 
 async def vector_nodes(
@@ -141,16 +171,21 @@ async def vector_nodes(
     limit: int,
     exclude: Sequence[uuid.UUID] = (),
 ) -> list[Any]:
-    """Readable entities nearest the vector by their name embedding (cosine)."""
+    """Readable entities nearest the vector by their name embedding (cosine).
+
+    Nearest first, then readable: the ordered subquery (OFFSET 0 keeps the check out of it)
+    is read only until `limit` readable rows came, instead of checking every entity."""
     visible, params = _entity_visible(vis)
     summary, summary_params = _summary(vis)
     rows = await session.execute(
         text(
-            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, "
+            f"SELECT {ENTITY_COLUMNS}, {summary} AS summary, e.score FROM ("
+            f"SELECT {ENTITY_COLUMNS}, "
             f"1 - (e.name_embedding <=> {QUERY_VECTOR}) AS score FROM graph_entities e "
-            f"WHERE e.knowledge_base_id = :kb AND e.name_embedding IS NOT NULL AND {visible} "
+            "WHERE e.knowledge_base_id = :kb AND e.name_embedding IS NOT NULL "
             "AND NOT (e.id = ANY(:exclude)) "
-            f"ORDER BY e.name_embedding <=> {QUERY_VECTOR}, e.id LIMIT :limit"
+            f"ORDER BY e.name_embedding <=> {QUERY_VECTOR}, e.id OFFSET 0) e "
+            f"WHERE {visible} LIMIT :limit"
         ),
         params
         | summary_params
@@ -172,13 +207,16 @@ async def vector_edges(
     limit: int,
     exclude: Sequence[uuid.UUID] = (),
 ) -> list[Any]:
+    """Readable relations nearest the vector by their fact embedding (as vector_nodes)."""
     visible, params = _relation_visible(vis)
     rows = await session.execute(
         text(
-            f"SELECT {RELATION_COLUMNS}, 1 - (r.fact_embedding <=> {QUERY_VECTOR}) AS score "
-            "FROM graph_relations r WHERE r.knowledge_base_id = :kb "
-            f"AND r.fact_embedding IS NOT NULL AND {visible} AND NOT (r.id = ANY(:exclude)) "
-            f"ORDER BY r.fact_embedding <=> {QUERY_VECTOR}, r.id LIMIT :limit"
+            f"SELECT {RELATION_COLUMNS}, r.score FROM (SELECT {RELATION_COLUMNS}, "
+            f"1 - (r.fact_embedding <=> {QUERY_VECTOR}) AS score FROM graph_relations r "
+            "WHERE r.knowledge_base_id = :kb AND r.fact_embedding IS NOT NULL "
+            "AND NOT (r.id = ANY(:exclude)) "
+            f"ORDER BY r.fact_embedding <=> {QUERY_VECTOR}, r.id OFFSET 0) r "
+            f"WHERE {visible} LIMIT :limit"
         ),
         params
         | {

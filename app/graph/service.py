@@ -10,6 +10,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks.embedding import EmbedderFactory
+from app.db.tenancy import read_through_tenant_views
 from app.graph import context, repository, retrieval
 from app.graph.repository import Visibility
 from app.graph.schemas import (
@@ -56,6 +57,7 @@ async def list_entities(
             after = (str(key), uuid.UUID(str(id_)))
         except ValueError:
             after = None
+    await read_through_tenant_views(session)  # `q` is an ILIKE its trigram index can serve
     rows = await repository.list_entities(
         session, vis, q=q, type_=type_, after=after, limit=page.limit + 1
     )

@@ -12,7 +12,7 @@ from sqlalchemy.exc import DBAPIError
 
 from app.config import Settings
 from app.db.engine import Database
-from app.db.tenancy import APP_ROLE, elevated, read_chunks_through_view
+from app.db.tenancy import APP_ROLE, elevated, read_through_tenant_views
 from app.jobs.repository import new_job
 from app.jobs.worker import WorkerPool
 from app.models import Job
@@ -193,7 +193,7 @@ async def test_search_view_keeps_the_text_index_usable(
     query = "EXPLAIN SELECT id FROM chunks WHERE tsv @@ to_tsquery('english', 'words')"
     async with database.transaction(project_id=uuid.UUID(projects["a"]["project"])) as session:
         table_plan = "\n".join((await session.scalars(text(query))).all())
-        await read_chunks_through_view(session)
+        await read_through_tenant_views(session)
         view_plan = "\n".join((await session.scalars(text(query))).all())
         rows = await session.scalars(
             text("SELECT DISTINCT project_id FROM chunks WHERE tsv @@ to_tsquery('words')")
