@@ -134,7 +134,7 @@ async def standard(
     session: AsyncSession, vis: Visibility, query: str, *, vector_of: VectorOf
 ) -> Retrieved:
     out = Retrieved()
-    await read_through_tenant_views(session)  # the trigram indexes, not scans (0027)
+    await read_through_tenant_views(session)  # the trigram indexes, not scans (0026)
     terms, method = analyse_query(query)
     out.entities = terms
     out.actions.append(

@@ -1,4 +1,4 @@
-"""Graph search reads through the tenant views (migration 0027): the trigram indexes serve its
+"""Graph search reads through the tenant views (migration 0026): the trigram indexes serve its
 pattern and trigram steps, and what it finds is what the tables under row-level security give."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ provenance is unchanged: every read still joins readable mentions and documents.
 The app role gets SELECT only: a write that resolved to a view would fail, not bypass the
 policies' WITH CHECK. A migration that adds a column graph reads use must recreate its view.
 
-Revision ID: 0027
+Revision ID: 0026
 Revises: 0025
 Create Date: 2026-11-26
 """
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0027"
+revision: str = "0026"
 down_revision: str | None = "0025"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
