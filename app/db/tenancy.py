@@ -24,7 +24,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 APP_ROLE = "arbor_app"
-# The schema of the tenant views (`chunks`, migration 0004; the graph tables, 0027) that
+# The schema of the tenant views (`chunks`, migration 0004; the graph tables, 0026) that
 # search and graph reads use instead of the tables (see below on why).
 SEARCH_SCHEMA = "arbor_tenant"
 _SCOPE_KEY = "arbor_scope"
@@ -105,7 +105,7 @@ async def elevated(session: AsyncSession) -> AsyncIterator[None]:
 
 async def read_through_tenant_views(session: AsyncSession) -> None:
     """For the rest of the transaction, unqualified `chunks` and `graph_*` are the project's
-    tenant views (migrations 0004 and 0027).
+    tenant views (migrations 0004 and 0026).
 
     Under row-level security Postgres will not use a GIN index for `@@`, `ILIKE`, `%` or `<%`
     (they are not leakproof); the views apply the same project condition as an ordinary WHERE
