@@ -124,9 +124,11 @@ async def create(
     )
     if data.access is not None:
         source.access = data.access.model_dump()
-    session.add(source)
     try:
+        # Added inside the savepoint: a refused row leaves the session with it, or the
+        # request's commit would try it again (a 500 after the 409).
         async with session.begin_nested():
+            session.add(source)
             await session.flush()
     except IntegrityError as exc:
         raise Conflict(f"Knowledge base {kb.name!r} has a source named {data.name!r}.") from exc

@@ -398,3 +398,20 @@ async def test_a_source_never_takes_over_an_upload(
     deleted = await client.delete(f"{SOURCES}/f")
     assert deleted.status_code == 204
     assert (await client.get(f"{KB}/documents/a.md")).status_code == 200  # not the source's
+
+
+@pytest.mark.usefixtures("kb")
+async def test_a_source_name_taken_is_a_409_and_nothing_else_changes(
+    client: httpx.AsyncClient,
+) -> None:
+    body = {"name": "pushed", "kind": "records"}
+    assert (await client.post(SOURCES, json=body)).status_code == 201
+    again = await client.post(SOURCES, json=body)
+    assert again.status_code == 409, again.text
+    assert again.headers["content-type"] == "application/problem+json"
+    renamed = await client.post(SOURCES, json={"name": "other", "kind": "records"})
+    assert renamed.status_code == 201
+    clash = await client.patch(f"{SOURCES}/other", json={"name": "pushed"})
+    assert clash.status_code == 409, clash.text
+    names = [s["name"] for s in (await client.get(SOURCES)).json()["items"]]
+    assert sorted(names) == ["other", "pushed"]
