@@ -13,6 +13,7 @@ from __future__ import annotations
 import email
 import email.policy
 from datetime import UTC
+from email.errors import MessageError
 from email.headerregistry import AddressHeader, DateHeader
 from email.message import EmailMessage
 from typing import Any
@@ -65,7 +66,8 @@ def _date(message: EmailMessage) -> str:
     try:
         value = message.get("Date")
         when = value.datetime if isinstance(value, DateHeader) else None
-    except Exception:
+    except (ValueError, TypeError, IndexError, MessageError):
+        # A malformed date in any of the ways the email package reports it: kept as written.
         when = None
     if when is None:
         return _storable(_header(message, "Date"))
