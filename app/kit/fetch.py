@@ -25,6 +25,7 @@ from app.config import Settings
 
 SCHEMES = frozenset({"http", "https"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
+CREDENTIALS_IN_URL = "must not hold a user name or password"
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 USER_AGENT = "Arbor/0.1 (+https://arbor.dev/bot)"
 # Cloud instance metadata services: refused even where private addresses are allowed, unless
@@ -131,7 +132,7 @@ def url_problem(url: str) -> str | None:
     if not parts.hostname:
         return "has no host"
     if parts.username is not None or parts.password is not None:
-        return "must not hold a user name or password"
+        return CREDENTIALS_IN_URL
     return None
 
 

@@ -226,6 +226,16 @@ async def start_run(
             f"Source {source.name!r} has a sync under way (run {active.id}); one at a time.",
             extra={"run_id": str(active.id)},
         )
+    run = await _queue_run(session, source, trigger=trigger, settings=settings)
+    await session.flush()
+    await session.refresh(run)
+    return run
+
+
+async def _queue_run(
+    session: AsyncSession, source: Source, *, trigger: str, settings: Settings
+) -> SourceRun:
+    """A run of `source` and the job that carries it out, in the caller's transaction."""
     run = _new_run(source, trigger=trigger, dry_run=False)
     session.add(run)
     await session.flush()
@@ -239,8 +249,6 @@ async def start_run(
             max_attempts=settings.job_max_attempts,
         )
     )
-    await session.flush()
-    await session.refresh(run)
     return run
 
 
@@ -307,19 +315,7 @@ async def enqueue_due(database: Database, settings: Settings) -> int:
     async with database.transaction() as session:
         due = await repository.due_sources(session, capacity=settings.source_sync_concurrency)
         for source in due:
-            run = _new_run(source, trigger="schedule", dry_run=False)
-            session.add(run)
-            await session.flush()
-            session.add(
-                jobs_repository.new_job(
-                    project_id=source.project_id,
-                    knowledge_base_id=source.knowledge_base_id,
-                    document_id=None,
-                    kind=JOB_KIND,
-                    payload={"run_id": str(run.id)},
-                    max_attempts=settings.job_max_attempts,
-                )
-            )
+            await _queue_run(session, source, trigger="schedule", settings=settings)
             every = source.schedule_every_s or 3600
             source.next_run_at = datetime.now(UTC) + timedelta(seconds=every)
         await session.flush()

@@ -15,27 +15,19 @@ from urllib.parse import urlsplit
 from pydantic_core import PydanticCustomError
 
 from app.config import Settings
-from app.kit.fetch import AddressPolicy, resolve
+from app.kit import fetch
+from app.kit.fetch import DEFAULT_PORTS, AddressPolicy, resolve
 
 MAX_URL_CHARS = 2000
-SCHEMES = frozenset({"http", "https"})
-DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def url_problem(url: str) -> str | None:
-    """Why `url` cannot be a webhook's destination (its form only), or None."""
-    try:
-        parts = urlsplit(url)
-        _ = parts.port  # raises ValueError for a port that is not a number in range
-    except ValueError:
-        return "is not a valid URL"
-    if parts.scheme not in SCHEMES:
-        return "must start with http:// or https://"
-    if not parts.hostname:
-        return "has no host"
-    if parts.username is not None or parts.password is not None:
-        return "must not hold a user name or password (sign requests with the secret instead)"
-    return None
+    """Why `url` cannot be a webhook's destination (its form only), or None: the fetcher's
+    rules (app/kit/fetch.py)."""
+    reason = fetch.url_problem(url)
+    if reason == fetch.CREDENTIALS_IN_URL:
+        return f"{reason} (sign requests with the secret instead)"
+    return reason
 
 
 def check_url(value: str) -> str:

@@ -186,7 +186,7 @@ def test_zip_without_a_document_part_is_not_a_word_file() -> None:
         for item in source.infolist():
             name = "word/other.xml" if item.filename == "word/document.xml" else item.filename
             target.writestr(name, source.read(item.filename))
-    with pytest.raises(UnprocessableDocument, match="not a Word document"):
+    with pytest.raises(UnprocessableDocument, match="not a DOCX document"):
         parse_document(renamed.getvalue(), format="docx")
 
 

@@ -24,8 +24,9 @@ ODF_MIMETYPES = {
 
 def inspect_archive(
     data: bytes, limits: ParseLimits, *, what: str, required: str | None = None
-) -> set[str]:
-    """Return the archive's member names; UnprocessableDocument for a corrupt or hostile zip."""
+) -> dict[str, zipfile.ZipInfo]:
+    """The archive's members by name, read from its central directory before anything is
+    inflated; UnprocessableDocument for a corrupt or hostile zip."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             entries = archive.infolist()
@@ -46,10 +47,10 @@ def inspect_archive(
             raise UnprocessableDocument(
                 f"{what} part {entry.filename!r} expands {ratio:.0f}-fold: refused as a zip bomb"
             )
-    names = {entry.filename for entry in entries}
-    if required is not None and required not in names:
+    members = {entry.filename: entry for entry in entries}
+    if required is not None and required not in members:
         raise UnprocessableDocument(f"not a {what} document: {required} is missing")
-    return names
+    return members
 
 
 def odf_mimetype(data: bytes) -> str | None:

@@ -10,47 +10,23 @@ from __future__ import annotations
 
 import io
 import re
-import zipfile
 
 import docx
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from app.ingestion.builder import TextBuilder
+from app.ingestion.parsers.archive import inspect_archive
 from app.ingestion.parsers.base import ParsedDocument, ParseLimits, check_text_size, finish
 from app.kit.errors import PayloadTooLarge, UnprocessableDocument
 
 DOCUMENT_PART = "word/document.xml"
 _HEADING = re.compile(r"Heading ([1-9])")
-# Below this size a high ratio is harmless (a run of empty table cells compresses very well).
-_RATIO_FLOOR_BYTES = 1024 * 1024
 
 
 def inspect_zip(data: bytes, limits: ParseLimits) -> None:
     """Refuse a corrupt or hostile zip from its central directory, before inflating anything."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            entries = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError) as exc:
-        raise UnprocessableDocument(f"corrupt DOCX: not a readable zip archive ({exc})") from exc
-    if len(entries) > limits.max_zip_entries:
-        raise UnprocessableDocument(
-            f"DOCX has {len(entries)} zip entries; the limit is {limits.max_zip_entries}"
-        )
-    total = sum(entry.file_size for entry in entries)
-    if total > limits.max_zip_uncompressed_bytes:
-        raise UnprocessableDocument(
-            f"DOCX expands to {total} bytes; the limit is {limits.max_zip_uncompressed_bytes}"
-        )
-    for entry in entries:
-        ratio = entry.file_size / max(entry.compress_size, 1)
-        if entry.file_size > _RATIO_FLOOR_BYTES and ratio > limits.max_zip_ratio:
-            raise UnprocessableDocument(
-                f"DOCX part {entry.filename!r} expands {ratio:.0f}-fold: refused as a zip bomb"
-            )
-    part = next((entry for entry in entries if entry.filename == DOCUMENT_PART), None)
-    if part is None:
-        raise UnprocessableDocument(f"not a Word document: {DOCUMENT_PART} is missing")
+    part = inspect_archive(data, limits, what="DOCX", required=DOCUMENT_PART)[DOCUMENT_PART]
     # python-docx parses the body's XML whole: about ten bytes of memory per byte of XML
     # (150 MB of it took 1.1 GB before the text limit could say no).
     if part.file_size > limits.max_docx_xml_bytes:
