@@ -30,6 +30,16 @@ class Settings(BaseSettings):
     db_pool_size: int = 10
     db_max_overflow: int = 10
     db_connect_timeout_s: float = 10.0
+    # Read replicas (docs/scaling.md): streaming standbys of DATABASE_URL, comma-separated.
+    # Routes that only read use a healthy one; unset, everything uses DATABASE_URL.
+    database_read_urls: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        validation_alias=AliasChoices("DATABASE_READ_URLS", "ARBOR_DATABASE_READ_URLS"),
+    )
+    # A replica further behind the primary than this is skipped until it catches up.
+    replica_max_lag_s: float = Field(default=5.0, gt=0)
+    # How often each replica's reachability and replay position are checked.
+    replica_check_s: float = Field(default=1.0, gt=0)
     # How long the service waits for an external DATABASE_URL to answer at start-up (compose).
     db_wait_s: float = 60.0
     max_upload_bytes: int = 50 * 1024 * 1024
@@ -154,9 +164,9 @@ class Settings(BaseSettings):
             return [part for part in value.split(os.pathsep) if part.strip()]
         return value
 
-    @field_validator("source_allowed_networks", mode="before")
+    @field_validator("source_allowed_networks", "database_read_urls", mode="before")
     @classmethod
-    def _networks(cls, value: object) -> object:
+    def _comma_separated(cls, value: object) -> object:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value

@@ -28,6 +28,7 @@ from app.chunks.router import router as chunks_router
 from app.chunks.schemas import ChunkBulkUpsert
 from app.compat.dify import router as dify_router
 from app.config import Settings, get_settings
+from app.db.consistency import ConsistencyMiddleware
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
 from app.documents.enrichment_router import router as enrichment_router
@@ -194,6 +195,18 @@ def create_app(
                 name="arbor-index-upkeep",
             ),
         ]
+        replicas = database.replicas
+        if replicas is not None:
+            housekeeping.append(
+                asyncio.create_task(
+                    every(
+                        replicas.check_s,
+                        lambda: replicas.check(database.engine),
+                        what="read replica checks",
+                    ),
+                    name="arbor-replica-checks",
+                )
+            )
         if settings.workers > 0:
             # Scheduled syncs are queued where the job loops run.
             housekeeping.append(
@@ -247,6 +260,8 @@ def create_app(
     app.add_middleware(JsonBodyLimit, limit=settings.max_json_body_bytes)
     app.add_middleware(AuditMiddleware)
     app.add_middleware(AnalyticsMiddleware)
+    # Read-your-writes with read replicas: the token a read presents, the one a write answers.
+    app.add_middleware(ConsistencyMiddleware)
     # Outermost: a path no resource can have is answered before anything records or reads it.
     app.add_middleware(UnstorablePathMiddleware)
     # Around everything: the request id, span and metrics cover every answer, even those.

@@ -9,8 +9,18 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.dependencies import CallerDep
+from app.db.consistency import replica_read
 from app.db.engine import Database
 from app.kit.endpoints import EndpointFlag
+
+__all__ = [
+    "DatabaseDep",
+    "SessionDep",
+    "get_database",
+    "get_session",
+    "one_snapshot",
+    "replica_read",
+]
 
 # A route whose request reads in one snapshot (`Database.transaction`): its statements, and
 # its dependencies' before them, all see the same committed state.
@@ -25,12 +35,14 @@ def get_database(request: Request) -> Database:
 async def get_session(request: Request, caller: CallerDep) -> AsyncIterator[AsyncSession]:
     """The request's session: committed when the handler returns, rolled back if it raised.
 
-    Scoped to the caller's project (and its key's knowledge bases) by row-level security.
+    Scoped to the caller's project (and its key's knowledge bases) by row-level security. A
+    route marked `replica_read` only reads: with read replicas its session may run on one.
     """
     async with get_database(request).transaction(
         project_id=caller.project.id,
         knowledge_bases=caller.knowledge_bases,
         one_snapshot=one_snapshot.marks(request.scope),
+        read_only=replica_read.marks(request.scope),
     ) as session:
         yield session
 

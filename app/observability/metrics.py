@@ -162,6 +162,25 @@ DB_POOL_WAITING = Gauge(
     multiprocess_mode="livesum",
 )
 
+# Read replicas (docs/scaling.md): set by each process's health check of its replicas.
+DB_REPLICA_LAG = Gauge(
+    "arbor_db_replica_lag_seconds",
+    "How far a read replica's data is behind the primary (at most; 0: caught up).",
+    ["replica"],
+    multiprocess_mode="mostrecent",
+)
+DB_REPLICA_HEALTHY = Gauge(
+    "arbor_db_replica_healthy",
+    "1 when a read replica is reachable and within the lag bound, else 0.",
+    ["replica"],
+    multiprocess_mode="mostrecent",
+)
+DB_READS = Counter(
+    "arbor_db_read_transactions",
+    "Read-only transactions by where they ran: a replica or the primary.",
+    ["target"],
+)
+
 
 def multiprocess_enabled() -> bool:
     return bool(os.environ.get(MULTIPROC_ENV))

@@ -1,0 +1,108 @@
+"""Read-your-writes across replicas: the consistency token a write answers and a read presents.
+
+The token is a write-ahead log position of the primary (an LSN, `16/B374D848`) taken after
+the request's transactions committed: it covers every commit the request made or saw. A read
+presenting it is served by a replica that has replayed that far, else by the primary
+(app/db/replicas.py). A token that is not an LSN routes the read to the primary: never stale,
+only slower.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextvars import ContextVar
+from typing import TYPE_CHECKING
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.db.outage import is_outage
+from app.kit.endpoints import EndpointFlag
+
+if TYPE_CHECKING:
+    from app.db.engine import Database
+
+logger = logging.getLogger(__name__)
+
+HEADER = "X-Arbor-Consistency-Token"
+READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# A token that is no LSN: larger than any position, so no replica qualifies.
+UNREACHABLE = 1 << 64
+
+# A route whose request only reads: its session may be served by a replica (get_session).
+replica_read = EndpointFlag("replica_read")
+
+_presented: ContextVar[int | None] = ContextVar("arbor_consistency_token", default=None)
+
+
+def parse_lsn(text: str) -> int:
+    """`16/B374D848` as the 64-bit position it names; ValueError when it is not an LSN."""
+    high, sep, low = text.strip().partition("/")
+    if not sep or not 0 < len(high) <= 8 or not 0 < len(low) <= 8:
+        raise ValueError(f"not an LSN: {text!r}")
+    return (int(high, 16) << 32) | int(low, 16)
+
+
+def format_lsn(position: int) -> str:
+    return f"{position >> 32:X}/{position & 0xFFFFFFFF:X}"
+
+
+def presented_token() -> int | None:
+    """The position the current request must see (its token header), None without one."""
+    return _presented.get()
+
+
+def _token_of(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name.decode("latin-1").lower() == HEADER.lower():
+            try:
+                return parse_lsn(value.decode("latin-1"))
+            except ValueError:
+                return UNREACHABLE
+    return None
+
+
+class ConsistencyMiddleware:
+    """Reads the token a request presents; answers a write's token when replicas are in use.
+
+    A write is any request that is neither a read method nor a route marked `replica_read`.
+    Its token is read from the primary as the response starts, after the request's own
+    transactions committed (the session dependency commits before the response).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        reset = _presented.set(_token_of(scope))
+        try:
+            database: Database = scope["app"].state.database
+            if database.replicas is None or scope["method"] in READ_METHODS:
+                await self.app(scope, receive, send)
+                return
+
+            async def send_token(message: Message) -> None:
+                if message["type"] == "http.response.start" and not replica_read.marks(scope):
+                    position = await _write_position(database)
+                    if position is not None:
+                        MutableHeaders(scope=message).append(HEADER, format_lsn(position))
+                await send(message)
+
+            await self.app(scope, receive, send_token)
+        finally:
+            _presented.reset(reset)
+
+
+async def _write_position(database: Database) -> int | None:
+    """The primary's WAL position now; None (no token) when the primary does not answer."""
+    try:
+        position = await database.write_position()
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        logger.warning("no consistency token: the primary is unavailable")
+        return None
+    return position
