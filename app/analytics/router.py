@@ -11,7 +11,7 @@ from app.analytics import service
 from app.analytics.schemas import SearchAnalytics
 from app.auth.callers import Scope
 from app.auth.dependencies import require_scope
-from app.db.dependencies import SessionDep
+from app.db.dependencies import SessionDep, replica_read
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 
@@ -31,6 +31,7 @@ router = APIRouter(
     responses=problem_responses(404, 422),
     response_model_by_alias=True,
 )
+@replica_read
 async def get_analytics(
     request: Request,
     kb: KnowledgeBaseDep,

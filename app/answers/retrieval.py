@@ -141,6 +141,7 @@ async def retrieve(
         project_id=scope.project_id,
         knowledge_bases=scope.allowed_knowledge_bases,
         one_snapshot=True,
+        read_only=True,
     ) as session:
         kbs = list(scope.knowledge_bases)
         found = await search.search(

@@ -20,7 +20,7 @@ from app.auth.callers import Caller, Scope
 from app.auth.dependencies import CallerDep, VisibleDocumentsDep, require_scope
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.config import Settings
-from app.db.dependencies import DatabaseDep
+from app.db.dependencies import DatabaseDep, replica_read
 from app.db.engine import Database
 from app.kit.bodies import require_json_body
 from app.kit.problems import problem_responses
@@ -120,6 +120,7 @@ async def _answer(
     responses=RESPONSES,
     dependencies=[require_json_body],
 )
+@replica_read
 async def answer_knowledge_base(
     request: Request,
     data: AnswerRequest,
@@ -140,6 +141,7 @@ async def answer_knowledge_base(
     responses=RESPONSES,
     dependencies=[require_json_body],
 )
+@replica_read
 async def answer_knowledge_bases(
     request: Request,
     data: MultiAnswerRequest,

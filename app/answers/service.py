@@ -34,7 +34,7 @@ async def prepare(
     probe = options.query or "?"
     search.check_options(search_options(options, probe), reranker=deps.reranker)
     async with database.transaction(
-        project_id=caller.project.id, knowledge_bases=caller.knowledge_bases
+        project_id=caller.project.id, knowledge_bases=caller.knowledge_bases, read_only=True
     ) as session:
         kbs = await search.resolve_knowledge_bases(session, project_id=caller.project.id, refs=refs)
     return RetrievalScope(

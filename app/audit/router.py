@@ -10,7 +10,7 @@ from app.audit import service
 from app.audit.schemas import AuditEventRead
 from app.auth.callers import Scope
 from app.auth.dependencies import require_scope
-from app.db.dependencies import SessionDep
+from app.db.dependencies import SessionDep, replica_read
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
 from app.projects.dependencies import ProjectDep
@@ -29,6 +29,7 @@ router = APIRouter(
     summary="The project's searches and writes, newest first",
     responses=problem_responses(422),
 )
+@replica_read
 async def list_audit_events(
     session: SessionDep,
     project: ProjectDep,

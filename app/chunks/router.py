@@ -19,7 +19,7 @@ from app.chunks.schemas import (
     ChunkRead,
     ChunkUpsert,
 )
-from app.db.dependencies import SessionDep
+from app.db.dependencies import SessionDep, replica_read
 from app.documents import repository as documents_repository
 from app.documents.dependencies import DocumentDep
 from app.kit.bodies import (
@@ -138,6 +138,7 @@ async def bulk_upsert_chunks(
     summary="Count chunks, embedded and not",
     responses=problem_responses(404),
 )
+@replica_read
 async def count_chunks(kb: KnowledgeBaseDep, session: SessionDep) -> ChunkCount:
     return await service.count(session, kb)
 
@@ -148,6 +149,7 @@ async def count_chunks(kb: KnowledgeBaseDep, session: SessionDep) -> ChunkCount:
     summary="Get one chunk",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def get_chunk(
     chunk_id: uuid.UUID,
     kb: KnowledgeBaseDep,
@@ -165,6 +167,7 @@ async def get_chunk(
     summary="List chunks, by document and by whether they are embedded",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def list_chunks(
     kb: KnowledgeBaseDep,
     session: SessionDep,

@@ -24,6 +24,7 @@ from app.compat.schemas import (
     DifyRetrievalRequest,
     DifyRetrievalResponse,
 )
+from app.db.dependencies import replica_read
 from app.kit.bodies import require_json_body
 from app.kit.errors import Forbidden, NotFound, Unauthorized
 from app.kit.problems import ProblemJSONResponse, problem_responses
@@ -153,6 +154,7 @@ def _record(hit: dict[str, Any]) -> DifyRecord:
     },
     dependencies=[require_json_body],
 )
+@replica_read
 async def retrieval(request: Request, data: DifyRetrievalRequest) -> Any:
     mode: AuthMode = request.app.state.auth_mode
     header = request.headers.get("authorization", "")

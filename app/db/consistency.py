@@ -10,6 +10,7 @@ only slower.
 from __future__ import annotations
 
 import logging
+import re
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
@@ -32,15 +33,17 @@ UNREACHABLE = 1 << 64
 # A route whose request only reads: its session may be served by a replica (get_session).
 replica_read = EndpointFlag("replica_read")
 
+_LSN = re.compile(r"([0-9A-Fa-f]{1,8})/([0-9A-Fa-f]{1,8})")
+
 _presented: ContextVar[int | None] = ContextVar("arbor_consistency_token", default=None)
 
 
 def parse_lsn(text: str) -> int:
     """`16/B374D848` as the 64-bit position it names; ValueError when it is not an LSN."""
-    high, sep, low = text.strip().partition("/")
-    if not sep or not 0 < len(high) <= 8 or not 0 < len(low) <= 8:
+    found = _LSN.fullmatch(text.strip())
+    if found is None:
         raise ValueError(f"not an LSN: {text!r}")
-    return (int(high, 16) << 32) | int(low, 16)
+    return (int(found[1], 16) << 32) | int(found[2], 16)
 
 
 def format_lsn(position: int) -> str:

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Collection
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -126,12 +126,10 @@ class Database:
                 options["postgresql_readonly"] = True
                 replica = await self.replicas.choose(presented_token())
                 if replica is not None:
-                    session = await self._on_replica(stack, replica, options)
+                    session = await self._on_replica(stack, replica, options, scope)
                 metrics.DB_READS.labels("primary" if session is None else "replica").inc()
             if session is None:
-                session = await self._begin(stack, self.sessionmaker, options)
-            if scope is not None:
-                await enter_scope(session, scope)
+                session = await self._begin(stack, self.sessionmaker, options, scope)
             yield session
 
     async def _begin(
@@ -139,6 +137,7 @@ class Database:
         stack: AsyncExitStack,
         sessionmaker: async_sessionmaker[AsyncSession],
         options: dict[str, Any],
+        scope: TenantScope | None,
     ) -> AsyncSession:
         session = await stack.enter_async_context(sessionmaker())
         await stack.enter_async_context(session.begin())
@@ -149,16 +148,26 @@ class Database:
             await session.connection(execution_options=options or None)
         finally:
             self.waiting -= 1
+        if scope is not None:
+            await enter_scope(session, scope)
         return session
 
     async def _on_replica(
-        self, stack: AsyncExitStack, replica: Replica, options: dict[str, Any]
+        self,
+        stack: AsyncExitStack,
+        replica: Replica,
+        options: dict[str, Any],
+        scope: TenantScope | None,
     ) -> AsyncSession | None:
         """A transaction on the replica; None when it cannot be reached (it is marked down,
         and the read goes to the primary rather than failing)."""
         attempt = AsyncExitStack()
         try:
-            session = await self._begin(attempt, replica.sessionmaker, options)
+            session = await self._begin(attempt, replica.sessionmaker, options, scope)
+            if scope is None:
+                # A first statement, as entering the scope is for scoped ones: the driver
+                # sends BEGIN with it, so a replica that died since the last check fails here.
+                await session.execute(text("SELECT 1"))
         except Exception as exc:
             await attempt.__aexit__(type(exc), exc, exc.__traceback__)
             if not is_outage(exc):

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from app.auth.dependencies import VisibleDocumentsDep, require_scope_by_method
 from app.chunks import service as chunks_service
 from app.chunks.schemas import ChunkRead
-from app.db.dependencies import DatabaseDep, SessionDep
+from app.db.dependencies import DatabaseDep, SessionDep, replica_read
 from app.documents import service
 from app.documents.dependencies import DocumentDep
 from app.documents.from_url import fetched_upload
@@ -207,6 +207,7 @@ async def create_documents(
     summary="List documents, by status, metadata or a filter",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def list_documents(
     kb: KnowledgeBaseDep,
     session: SessionDep,
@@ -257,6 +258,7 @@ async def list_documents(
     summary="Get a document and its ingestion progress",
     responses=problem_responses(404),
 )
+@replica_read
 async def get_document(document: DocumentDep) -> DocumentRead:
     return service.to_read(document)
 
@@ -294,6 +296,7 @@ async def update_document(
     summary="The document tree (offsets in Unicode code points)",
     responses=problem_responses(404, 409),
 )
+@replica_read
 async def get_tree(document: DocumentDep) -> TreeRead:
     root = service.tree_of(document)
     assert document.tree is not None
@@ -312,6 +315,7 @@ async def get_tree(document: DocumentDep) -> TreeRead:
     summary="One node of the tree, with its subtree",
     responses=problem_responses(404, 409),
 )
+@replica_read
 async def get_node(document: DocumentDep, node_id: str) -> AnyNode:
     return service.node_or_404(document, node_id)
 
@@ -322,6 +326,7 @@ async def get_node(document: DocumentDep, node_id: str) -> AnyNode:
     summary="The node's ancestors, root first, without their subtrees",
     responses=problem_responses(404, 409),
 )
+@replica_read
 async def get_ancestors(document: DocumentDep, node_id: str) -> list[AncestorRead]:
     return [
         AncestorRead.model_validate(node) for node in service.ancestors_or_404(document, node_id)
@@ -334,6 +339,7 @@ async def get_ancestors(document: DocumentDep, node_id: str) -> list[AncestorRea
     summary="The document's chunks in order",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def list_document_chunks(
     kb: KnowledgeBaseDep,
     document: DocumentDep,

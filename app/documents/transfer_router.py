@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from app.auth.dependencies import VisibleDocumentsDep, require_scope_by_method
 from app.chunks.dependencies import EmbedderFactoryDep
 from app.chunks.schemas import ChunkBulkResult
-from app.db.dependencies import DatabaseDep, SessionDep
+from app.db.dependencies import DatabaseDep, SessionDep, replica_read
 from app.documents import service, transfer
 from app.documents.dependencies import DocumentDep
 from app.documents.schemas import DocumentRead
@@ -39,6 +39,7 @@ class DocumentImported(BaseModel):
     summary="The whole document as one JSON object (tree, chunks, vectors): a valid import",
     responses=problem_responses(404, 409),
 )
+@replica_read
 async def export_document(
     kb: KnowledgeBaseDep,
     document: DocumentDep,

@@ -10,7 +10,7 @@ from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
 from app.auth.dependencies import CallerDep, require_scope_by_method
-from app.db.dependencies import SessionDep
+from app.db.dependencies import SessionDep, replica_read
 from app.evaluations import formats, repository, service
 from app.evaluations.schemas import EvaluationCreate, EvaluationRead, EvaluationSummary
 from app.kit.bodies import limited_stream, read_json_model, reads_body_by_hand
@@ -149,6 +149,7 @@ async def _read_files(request: Request, limit: int) -> EvaluationCreate:
     summary="Evaluations of a knowledge base, newest first, with their means",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def list_evaluations(
     kb: KnowledgeBaseDep, session: SessionDep, params: Annotated[PageParams, Depends(page_params)]
 ) -> Page[EvaluationSummary]:
@@ -170,6 +171,7 @@ async def list_evaluations(
     summary="An evaluation: its status, and once succeeded its measures and per-query rows",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def get_evaluation(
     evaluation_id: uuid.UUID, kb: KnowledgeBaseDep, session: SessionDep
 ) -> EvaluationRead:

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Query
 from app.auth.callers import Scope
 from app.auth.dependencies import CallerDep, require_scope
 from app.chunks.dependencies import EmbedderFactoryDep
-from app.db.dependencies import SessionDep
+from app.db.dependencies import SessionDep, replica_read
 from app.graph import service
 from app.graph.schemas import (
     EntityDetail,
@@ -41,6 +41,7 @@ router = APIRouter(
     summary="Entities of the knowledge base you may read, by name (cursor pages)",
     responses=problem_responses(422),
 )
+@replica_read
 async def list_entities(
     kb: KnowledgeBaseDep,
     session: SessionDep,
@@ -58,6 +59,7 @@ async def list_entities(
     operation_id="graph-get_entity",
     summary="One entity with its relations and provenance (the chunks that mention it)",
 )
+@replica_read
 async def get_entity(
     kb: KnowledgeBaseDep, entity_id: uuid.UUID, session: SessionDep, caller: CallerDep
 ) -> EntityDetail:
@@ -70,6 +72,7 @@ async def get_entity(
     summary="Relations you may read, those of one entity with `entity`",
     responses=problem_responses(422),
 )
+@replica_read
 async def list_relations(
     kb: KnowledgeBaseDep,
     session: SessionDep,
@@ -88,6 +91,7 @@ async def list_relations(
     responses=problem_responses(422),
     dependencies=[require_json_body],
 )
+@replica_read
 async def search(
     kb: KnowledgeBaseDep,
     data: GraphSearchRequest,
@@ -104,5 +108,6 @@ async def search(
     operation_id="graph-status",
     summary="Enrichment and graph settings, the graph jobs by status, entity and relation counts",
 )
+@replica_read
 async def status(kb: KnowledgeBaseDep, session: SessionDep) -> GraphStatus:
     return await service.status(session, kb)

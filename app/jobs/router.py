@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from app.auth.dependencies import require_scope_by_method
 from app.chunks import repository as chunks_repository
-from app.db.dependencies import SessionDep
+from app.db.dependencies import SessionDep, replica_read
 from app.jobs import repository
 from app.jobs.schemas import EmbedPendingResult, JobRead
 from app.kit.errors import Conflict, NotFound
@@ -82,6 +82,7 @@ async def refresh_text_statistics(
     summary="A background job's state",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def get_job(job_id: uuid.UUID, kb: KnowledgeBaseDep, session: SessionDep) -> JobRead:
     job = await session.scalar(select(Job).where(Job.id == job_id, Job.knowledge_base_id == kb.id))
     if job is None:

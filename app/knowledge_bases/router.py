@@ -13,7 +13,7 @@ from app.auth.dependencies import (
     require_scope_by_method,
 )
 from app.chunks import index_upkeep
-from app.db.dependencies import DatabaseDep, SessionDep
+from app.db.dependencies import DatabaseDep, SessionDep, replica_read
 from app.documents import repository as documents_repository
 from app.kit.bodies import require_json_body
 from app.kit.pagination import Page, PageParams, page_params
@@ -71,6 +71,7 @@ async def create_knowledge_base(
     summary="List knowledge bases",
     responses=problem_responses(422),
 )
+@replica_read
 async def list_knowledge_bases(
     session: SessionDep,
     project: ProjectDep,
@@ -87,6 +88,7 @@ async def list_knowledge_bases(
     summary="Get a knowledge base by id or name",
     responses=problem_responses(404),
 )
+@replica_read
 async def get_knowledge_base(kb: KnowledgeBaseDep, session: SessionDep) -> KnowledgeBaseRead:
     return await service.get(session, kb)
 

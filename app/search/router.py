@@ -11,7 +11,7 @@ from app.audit.middleware import note_hits
 from app.auth.callers import Scope
 from app.auth.dependencies import VisibleDocumentsDep, require_scope
 from app.chunks.dependencies import EmbedderFactoryDep
-from app.db.dependencies import SessionDep, one_snapshot
+from app.db.dependencies import SessionDep, one_snapshot, replica_read
 from app.kit.bodies import require_json_body
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
@@ -42,6 +42,7 @@ router = APIRouter(
     dependencies=[require_json_body],
 )
 @one_snapshot
+@replica_read
 async def search_knowledge_base(
     request: Request,
     data: SearchRequest,
@@ -72,6 +73,7 @@ async def search_knowledge_base(
     dependencies=[require_json_body],
 )
 @one_snapshot
+@replica_read
 async def chunk_contexts(
     data: ChunkContextRequest,
     kb: KnowledgeBaseDep,
@@ -89,6 +91,7 @@ async def chunk_contexts(
     dependencies=[require_json_body],
 )
 @one_snapshot
+@replica_read
 async def search_knowledge_bases(
     request: Request,
     data: MultiSearchRequest,
@@ -121,6 +124,7 @@ async def search_knowledge_bases(
     "(the counts still cover every chunk).",
     responses=problem_responses(404),
 )
+@replica_read
 async def get_text_statistics(
     kb: KnowledgeBaseDep, session: SessionDep, visible: VisibleDocumentsDep
 ) -> TextStatisticsRead:

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 
 from app.auth.callers import Scope
 from app.auth.dependencies import CallerDep, require_scope, require_scope_by_method
-from app.db.dependencies import DatabaseDep, SessionDep
+from app.db.dependencies import DatabaseDep, SessionDep, replica_read
 from app.kit.bodies import require_json, require_json_body
 from app.kit.errors import NotFound
 from app.kit.pagination import Page, PageParams, decode_time_cursor, encode_time_cursor, page_params
@@ -67,6 +67,7 @@ async def create_source(
     summary="List the knowledge base's sources",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def list_sources(
     kb: KnowledgeBaseDep,
     session: SessionDep,
@@ -81,6 +82,7 @@ async def list_sources(
     summary="Get a source",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def get_source(source: SourceDep) -> SourceRead:
     return service.to_read(source)
 
@@ -167,6 +169,7 @@ async def sync_source(
     summary="The source's sync runs, newest first: counts, duration, errors",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def list_runs(
     source: SourceDep,
     session: SessionDep,
@@ -193,6 +196,7 @@ async def list_runs(
     summary="One sync run",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def get_run(source: SourceDep, run_id: uuid.UUID, session: SessionDep) -> SourceRunRead:
     run = await session.get(SourceRun, run_id)
     if run is None or run.source_id != source.id:
@@ -206,6 +210,7 @@ async def get_run(source: SourceDep, run_id: uuid.UUID, session: SessionDep) -> 
     summary="Check that the source can be synced now (the folder, the first URL)",
     responses=problem_responses(404, 422),
 )
+@replica_read
 async def source_health(
     source: SourceDep, session: SessionDep, request: Request, caller: CallerDep
 ) -> SourceHealthRead:
