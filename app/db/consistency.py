@@ -82,8 +82,8 @@ class ConsistencyMiddleware:
             return
         reset = _presented.set(_token_of(scope))
         try:
-            database: Database = scope["app"].state.database
-            if database.replicas is None or scope["method"] in READ_METHODS:
+            database: Database | None = getattr(scope["app"].state, "database", None)
+            if database is None or database.replicas is None or scope["method"] in READ_METHODS:
                 await self.app(scope, receive, send)
                 return
 
