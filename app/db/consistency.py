@@ -80,7 +80,10 @@ class ConsistencyMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        reset = _presented.set(_token_of(scope))
+        # A request the app makes to itself (tools, MCP, Dify's retrieval) without a token of
+        # its own reads as the request that makes it.
+        token = _token_of(scope)
+        reset = _presented.set(_presented.get() if token is None else token)
         try:
             database: Database | None = getattr(scope["app"].state, "database", None)
             if database is None or database.replicas is None or scope["method"] in READ_METHODS:

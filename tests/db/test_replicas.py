@@ -17,10 +17,11 @@ import pytest
 from fastapi import FastAPI
 from prometheus_client import REGISTRY
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 from app.db.consistency import HEADER, format_lsn, parse_lsn
-from app.db.replicas import Replica
+from app.db.replicas import Replica, ReplicaSet
 from app.db.urls import asyncpg_dsn
 from tests.db.standby import Standby
 
@@ -132,6 +133,24 @@ def test_positions_read_and_written_as_postgres_does() -> None:
             parse_lsn(bad)
 
 
+def test_lag_is_measured_against_the_primarys_past_positions() -> None:
+    replicas = ReplicaSet([], max_lag_s=5.0, check_s=1.0, make_engine=make_engine_unused)
+    replicas._primary.extend([(100.0, 1000), (101.0, 2000), (102.0, 2000)])
+    # Caught up with the newest position: nothing missing, however long ago the last commit.
+    assert replicas._lag(2000, 3600.0, 102.0, primary_answered=True) == 0.0
+    # Has what the primary had at t=100, not what it wrote by t=101: at most 2 s behind.
+    assert replicas._lag(1500, 3600.0, 102.0, primary_answered=True) == 2.0
+    # Behind every remembered position: the last replayed commit's age bounds it.
+    assert replicas._lag(10, 30.0, 102.0, primary_answered=True) == 30.0
+    # The primary did not answer this check: a replica with all it last had is current.
+    assert replicas._lag(2000, 3600.0, 110.0, primary_answered=False) == 0.0
+    assert replicas._lag(1500, 3600.0, 110.0, primary_answered=False) == 10.0
+
+
+def make_engine_unused(url: str) -> AsyncEngine:
+    raise AssertionError(f"no replica to connect to: {url}")
+
+
 async def test_reads_go_to_the_replica_unless_the_token_is_newer_than_its_replay(
     app: FastAPI, client: httpx.AsyncClient, replica: Standby
 ) -> None:
@@ -174,6 +193,7 @@ async def test_a_search_after_a_waited_upload_finds_the_document_with_its_token(
 
     search = f"/v1/knowledge-bases/{kb}/search"
     body = {"query": "paid leave", "mode": "text"}
+    dropped = REGISTRY.get_sample_value("arbor_search_analytics_dropped_total") or 0.0
     stale = await client.post(search, json=body)
     assert stale.status_code == 200, stale.text
     assert stale.json()["hits"] == []  # the paused replica has no document yet
@@ -181,6 +201,8 @@ async def test_a_search_after_a_waited_upload_finds_the_document_with_its_token(
     fresh = await client.post(search, json=body, headers={HEADER: token})
     assert fresh.status_code == 200, fresh.text
     assert [hit["doc_id"] for hit in fresh.json()["hits"]] == [uploaded.json()["id"]]
+    # The searches' analytics rows were written after them, on the primary: none refused.
+    assert (REGISTRY.get_sample_value("arbor_search_analytics_dropped_total") or 0.0) == dropped
 
 
 async def test_routes_marked_as_reads_run_read_only_on_the_replica(
