@@ -67,6 +67,17 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
     return engine
 
 
+# Where a read-only transaction's session keeps the Database it came from (`writer_of`).
+_READ_ONLY_OF = "arbor_read_only_of"
+
+
+def writer_of(session: AsyncSession) -> Database | None:
+    """The Database whose primary takes a write that `session` cannot (a read-only
+    transaction, perhaps on a replica); None when the session writes itself."""
+    found = session.info.get(_READ_ONLY_OF)
+    return found if isinstance(found, Database) else None
+
+
 class Database:
     """Owns the engines (the primary's, and each read replica's) and hands out sessions."""
 
@@ -130,6 +141,8 @@ class Database:
                 metrics.DB_READS.labels("primary" if session is None else "replica").inc()
             if session is None:
                 session = await self._begin(stack, self.sessionmaker, options, scope)
+            if "postgresql_readonly" in options:
+                session.info[_READ_ONLY_OF] = self
             yield session
 
     async def _begin(

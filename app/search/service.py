@@ -359,7 +359,7 @@ async def _text_statistics_of(
         for kb in expired:
             count, stats = counts[kb.id], stored.get(kb.id)
             if text_statistics.is_stale(stats, count):
-                await text_statistics.schedule_refresh(
+                await text_statistics.request_refresh(
                     session, knowledge_base_id=kb.id, project_id=kb.project_id
                 )
             _text_statistics[kb.id] = (count, stats, now + TEXT_STATISTICS_TTL_S)

@@ -34,7 +34,7 @@ from sqlalchemy import ColumnElement, delete, exists, false, func, not_, select,
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.engine import Database
+from app.db.engine import Database, writer_of
 from app.jobs import repository as jobs_repository
 from app.jobs.worker import record_failure
 from app.models import Document, Job, KnowledgeBase, TextStatistics
@@ -181,6 +181,21 @@ async def refresh(
         )
     )
     return TermStatistics(chunk_count, min_df, frequencies)
+
+
+async def request_refresh(
+    session: AsyncSession, *, knowledge_base_id: uuid.UUID, project_id: uuid.UUID
+) -> None:
+    """Queue a refresh in the session's transaction, or, when that one only reads (a search
+    on a read replica), in a transaction of its own on the primary."""
+    primary = writer_of(session)
+    if primary is None:
+        await schedule_refresh(session, knowledge_base_id=knowledge_base_id, project_id=project_id)
+        return
+    async with primary.transaction(
+        project_id=project_id, knowledge_bases=[knowledge_base_id]
+    ) as writable:
+        await schedule_refresh(writable, knowledge_base_id=knowledge_base_id, project_id=project_id)
 
 
 async def schedule_refresh(

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from prometheus_client import REGISTRY
+from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -23,6 +24,8 @@ from app.config import Settings
 from app.db.consistency import HEADER, format_lsn, parse_lsn
 from app.db.replicas import Replica, ReplicaSet
 from app.db.urls import asyncpg_dsn
+from app.models import Job
+from app.search import text_statistics
 from tests.db.standby import Standby
 
 WAIT_S = 20.0
@@ -203,6 +206,22 @@ async def test_a_search_after_a_waited_upload_finds_the_document_with_its_token(
     assert [hit["doc_id"] for hit in fresh.json()["hits"]] == [uploaded.json()["id"]]
     # The searches' analytics rows were written after them, on the primary: none refused.
     assert (REGISTRY.get_sample_value("arbor_search_analytics_dropped_total") or 0.0) == dropped
+
+
+async def test_a_search_on_the_replica_queues_a_statistics_refresh_on_the_primary(
+    app: FastAPI, client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = await new_kb(client, app)
+    monkeypatch.setattr(text_statistics, "is_stale", lambda _stats, _count: True)
+    on_replica = reads("replica")
+    response = await client.post(
+        f"/v1/knowledge-bases/{kb}/search", json={"query": "leave", "mode": "text"}
+    )
+    assert response.status_code == 200, response.text
+    assert reads("replica") == on_replica + 1
+    async with app.state.database.transaction() as session:
+        kinds = await session.scalars(select(Job.kind).where(Job.knowledge_base_id == kb))
+        assert list(kinds) == [text_statistics.JOB_KIND]
 
 
 async def test_routes_marked_as_reads_run_read_only_on_the_replica(
