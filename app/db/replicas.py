@@ -165,9 +165,13 @@ class ReplicaSet:
         try:
             row = await fetch_row(replica.engine, REPLICA_STATE)
         except Exception as exc:
-            if not is_outage(exc) and not lost_connection(exc):
-                logger.exception("read replica %s: the check failed", replica.label)
-            replica.mark(healthy=False, problem=f"unreachable ({type(exc).__name__})")
+            # Logged by `mark` when the problem changes, not at every check.
+            problem = (
+                f"unreachable ({type(exc).__name__})"
+                if is_outage(exc) or lost_connection(exc)
+                else f"the check failed ({type(exc).__name__}: {exc})"[:300]
+            )
+            replica.mark(healthy=False, problem=problem)
             return
         in_recovery, replayed, replay_age = row
         if not in_recovery or replayed is None:
