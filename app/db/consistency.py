@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.db.outage import is_outage
+from app.db.outage import is_outage, lost_connection
 from app.kit.endpoints import EndpointFlag
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ async def _write_position(database: Database) -> int | None:
     try:
         position = await database.write_position()
     except Exception as exc:
-        if not is_outage(exc):
+        if not is_outage(exc) and not lost_connection(exc):
             raise
         logger.warning("no consistency token: the primary is unavailable")
         return None
