@@ -16,6 +16,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from prometheus_client import REGISTRY
+from pydantic import SecretStr
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -24,9 +25,12 @@ from app.config import Settings
 from app.db.consistency import HEADER, format_lsn, parse_lsn
 from app.db.replicas import Replica, ReplicaSet
 from app.db.urls import asyncpg_dsn
+from app.main import create_app
 from app.models import Job
 from app.search import text_statistics
+from tests.auth.helpers import ADMIN_KEY, bearer, create_key, create_project, upload
 from tests.db.standby import Standby
+from tests.fakes import FakeEmbedders
 
 WAIT_S = 20.0
 
@@ -314,3 +318,51 @@ async def test_reads_keep_working_when_the_replica_is_lost(
     # And the next one does not try it again.
     assert await described(client, kb) == "still here"
     assert reads("primary") == on_primary + 2
+
+
+async def test_tenancy_and_access_lists_hold_on_the_replica(
+    settings: Settings, embedders: FakeEmbedders
+) -> None:
+    keyed = settings.model_copy(update={"admin_key": SecretStr(ADMIN_KEY)})
+    app = create_app(keyed, embedder_factory=embedders)
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://arbor.test") as client,
+    ):
+        for project in ("acme", "globex"):
+            await create_project(client, project)
+        write = (await create_key(client, "acme", scopes=["write"]))["key"]
+        staff = await create_key(client, "acme", scopes=["read"], principals=["group:staff"])
+        outsider = (await create_key(client, "globex", scopes=["read"]))["key"]
+        created = await client.post(
+            "/v1/knowledge-bases", json={"name": "handbook"}, headers=bearer(write)
+        )
+        assert created.status_code == 201, created.text
+        kb = created.json()["id"]
+        public = await upload(client, write, kb, "Paid leave: twenty-five days.")
+        await upload(
+            client, write, kb, "Paid leave of the board.", access={"principals": ["group:x"]}
+        )
+        token = (
+            await client.patch(
+                f"/v1/knowledge-bases/{kb}", json={"description": "d"}, headers=bearer(write)
+            )
+        ).headers[HEADER]
+        await caught_up(app, token)
+
+        on_replica = reads("replica")
+        found = await client.post(
+            f"/v1/knowledge-bases/{kb}/search",
+            json={"query": "paid leave", "mode": "text"},
+            headers=bearer(staff["key"]),
+        )
+        assert found.status_code == 200, found.text
+        assert [hit["doc_id"] for hit in found.json()["hits"]] == [public["id"]]
+        listed = await client.get(
+            f"/v1/knowledge-bases/{kb}/documents", headers=bearer(staff["key"])
+        )
+        assert [doc["id"] for doc in listed.json()["items"]] == [public["id"]]
+        elsewhere = await client.get(f"/v1/knowledge-bases/{kb}", headers=bearer(outsider))
+        assert elsewhere.status_code == 404, elsewhere.text
+        assert reads("replica") == on_replica + 3
