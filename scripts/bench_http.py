@@ -94,6 +94,8 @@ class Server:
     pids: tuple[int, int]
     http: httpx.Client
     times: list[float] = field(default_factory=list)
+    # Request number -> the hits' (chunk id, score) of a search: both servers must agree.
+    hits: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
     service_s: float = 0.0
     postgres_s: float = 0.0
 
@@ -102,7 +104,7 @@ def measure(servers: list[Server], request: Request, n: int, block: int) -> None
     """`n` requests per server, sequentially, in alternating blocks of `block`: p50 and p99 of
     wall time, and the service's and Postgres's CPU time of each server's blocks."""
     for server in servers:
-        server.times, server.service_s, server.postgres_s = [], 0.0, 0.0
+        server.times, server.service_s, server.postgres_s, server.hits = [], 0.0, 0.0, {}
         for i in range(10):  # warm the connection, the plans and the caches
             request(server.http, -1 - i).raise_for_status()
     for start in range(0, n, block):
@@ -112,8 +114,11 @@ def measure(servers: list[Server], request: Request, n: int, block: int) -> None
             before = cpu_seconds(*server.pids)
             for i in range(start, min(n, start + block)):
                 started = time.perf_counter()
-                request(server.http, i).raise_for_status()
+                response = request(server.http, i).raise_for_status()
                 server.times.append((time.perf_counter() - started) * 1000)
+                if response.request.method == "POST":
+                    found = response.json()["hits"]
+                    server.hits[i] = [(hit["chunk_id"], round(hit["score"], 6)) for hit in found]
             after = cpu_seconds(*server.pids)
             server.service_s += after["service"] - before["service"]
             server.postgres_s += after["postgres"] - before["postgres"]
@@ -157,6 +162,11 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=10, help="requests per alternating block")
     parser.add_argument("--data-dir", type=Path)
     parser.add_argument("--baseline", type=Path, help="a checkout of the code to compare")
+    parser.add_argument(
+        "--baseline-data-dir",
+        type=Path,
+        help="a copy of --data-dir for the baseline (needed when the migrations differ)",
+    )
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
 
@@ -170,31 +180,34 @@ def main() -> None:
             stack.enter_context(tempfile.TemporaryDirectory(prefix="arbor-bench-http-"))
         )
         data_dir.mkdir(parents=True, exist_ok=True)
-        checkouts = (
-            [("after", ROOT)]
-            if args.baseline is None
-            else [
-                ("before", args.baseline.resolve()),
-                ("after", ROOT),
-            ]
-        )
+        checkouts = [("after", ROOT, data_dir)]
+        if args.baseline is not None:
+            other = args.baseline_data_dir or data_dir
+            checkouts.insert(0, ("before", args.baseline.resolve(), other))
         servers = []
-        for name, root in checkouts:
+        for name, root, folder in checkouts:
             base, server_pid = stack.enter_context(
-                served(data_dir, root=root, log_name=f"server-{name}.log")
+                served(folder, root=root, log_name=f"server-{name}.log")
             )
             http = stack.enter_context(httpx.Client(base_url=base, timeout=600))
-            servers.append(Server(name, base, (server_pid, postmaster_pid(data_dir)), http))
-        http = servers[-1].http
+            servers.append(Server(name, base, (server_pid, postmaster_pid(folder)), http))
         upload_s = 0.0
-        if http.get(f"/v1/knowledge-bases/{KB}").status_code == 404:
-            http.post("/v1/knowledge-bases", json={"name": KB}).raise_for_status()
-            upload_s = upload(http, corpus)
-        refresh_text_statistics(http, KB)
+        for server in servers:
+            http = server.http
+            if http.get(f"/v1/knowledge-bases/{KB}").status_code == 404:
+                http.post("/v1/knowledge-bases", json={"name": KB}).raise_for_status()
+                upload_s = upload(http, corpus)
+            refresh_text_statistics(http, KB)
         kb = http.get(f"/v1/knowledge-bases/{KB}").json()
         document = http.get(f"/v1/knowledge-bases/{KB}/documents", params={"limit": 1}).json()
-        doc_id = document["items"][0]["id"]
-        job_id = http.post(f"/v1/knowledge-bases/{KB}/text-statistics/refresh").json()["id"]
+        doc_id = document["items"][0]["id"]  # the same in a copy of the data
+        # Each server reads a job of its own data.
+        jobs = {
+            server.base: server.http.post(
+                f"/v1/knowledge-bases/{KB}/text-statistics/refresh"
+            ).json()["id"]
+            for server in servers
+        }
 
         def search(mode: str, first: int) -> Request:
             def send(client: httpx.Client, i: int) -> httpx.Response:
@@ -205,18 +218,28 @@ def main() -> None:
 
             return send
 
+        def job_of(client: httpx.Client) -> str:
+            return str(jobs[str(client.base_url).rstrip("/")])
+
         reads: list[tuple[str, Request]] = [
             ("GET knowledge base", lambda c, _i: c.get(f"/v1/knowledge-bases/{KB}")),
             ("GET document", lambda c, _i: c.get(f"/v1/knowledge-bases/{KB}/documents/{doc_id}")),
-            ("GET job", lambda c, _i: c.get(f"/v1/knowledge-bases/{KB}/jobs/{job_id}")),
+            ("GET job", lambda c, _i: c.get(f"/v1/knowledge-bases/{KB}/jobs/{job_of(c)}")),
             ("hybrid search", search("hybrid", 0)),
             ("vector search", search("vector", n)),
             ("text search", search("text", 2 * n)),
         ]
         rows = []
+        different: dict[str, int] = {}
         for name, request in reads:
             measure(servers, request, n, args.block)
             cells = [row(server) for server in servers]
+            differing = sum(servers[0].hits[i] != servers[-1].hits.get(i) for i in servers[0].hits)
+            if differing:
+                print(
+                    f"  {name}: {differing} of {n} searches answered differently", file=sys.stderr
+                )
+            different[name] = differing
             rows.append(
                 f"| {name} | "
                 + " | ".join(" / ".join(f"{c[k]:.1f}" for c in cells) for k in range(4))
@@ -232,7 +255,7 @@ def main() -> None:
     compared = " --baseline DIR" if args.baseline is not None else ""
     table = "\n".join(
         [
-            "## Requests over HTTP (`scripts/bench-search --http`)",
+            "## Search over HTTP (`scripts/bench-search --http`)",
             "",
             f"SciFact: {len(corpus):,} abstracts uploaded as JSON documents with defaults "
             f"({kb['chunk_count']:,} chunks; {upload_s:.0f} s to ready when uploaded by this "
@@ -248,6 +271,12 @@ def main() -> None:
             f"{args.concurrency} clients, hybrid search, {n} requests: "
             + " / ".join(f"{qps:.0f} QPS, p99 {p99:.0f} ms" for qps, p99 in concurrent)
             + ".",
+            "",
+            "Searches answered with other hits or scores (6 decimals) by the two servers: "
+            + ", ".join(f"{name} {count}" for name, count in different.items() if "search" in name)
+            + "."
+            if len(servers) > 1
+            else "",
             "",
             f"Command: `scripts/bench-search --http{subset}{compared}`.",
         ]
