@@ -258,8 +258,9 @@ def main() -> None:
             "## Search over HTTP (`scripts/bench-search --http`)",
             "",
             f"SciFact: {len(corpus):,} abstracts uploaded as JSON documents with defaults "
-            f"({kb['chunk_count']:,} chunks; {upload_s:.0f} s to ready when uploaded by this "
-            f"run); one client, {n} requests per row and server, test claims as queries, "
+            f"({kb['chunk_count']:,} chunks; "
+            + (f"{upload_s:.0f} s to ready)" if upload_s else "uploaded by an earlier run)")
+            + f"; one client, {n} requests per row and server, test claims as queries, "
             "top_k 10; CPU per request from psutil (the service process, and the embedded "
             "Postgres server with its backends). Each cell: "
             f"{names}.",
