@@ -13,7 +13,6 @@ from pydantic.json_schema import models_json_schema
 
 from app.analytics import service as analytics
 from app.analytics.router import router as analytics_router
-from app.analytics.service import AnalyticsMiddleware
 from app.answers.router import router as answers_router
 from app.audit import service as audit
 from app.audit.middleware import AuditMiddleware
@@ -259,7 +258,6 @@ def create_app(
     install_problem_handlers(app)
     app.add_middleware(JsonBodyLimit, limit=settings.max_json_body_bytes)
     app.add_middleware(AuditMiddleware)
-    app.add_middleware(AnalyticsMiddleware)
     # Read-your-writes with read replicas: the token a read presents, the one a write answers.
     app.add_middleware(ConsistencyMiddleware)
     # Outermost: a path no resource can have is answered before anything records or reads it.

@@ -81,22 +81,31 @@ def server(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterat
 
 
 @contextmanager
-def served(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterator[tuple[str, int]]:
-    """`arbor serve` on a free port with its data in `data_dir`: its URL and process id."""
+def served(
+    data_dir: Path,
+    extra_env: Mapping[str, str] | None = None,
+    *,
+    root: Path = ROOT,
+    log_name: str = "server.log",
+) -> Iterator[tuple[str, int]]:
+    """`arbor serve` on a free port with its data in `data_dir`: its URL and process id.
+
+    `root`: the checkout whose code runs (another one serves the same data for a comparison).
+    """
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update(ARBOR_DATA_DIR=str(data_dir), PORT=str(port), ARBOR_LOG_LEVEL="warning")
     env.update(extra_env or {})
-    log = (data_dir / "server.log").open("wb")
+    log = (data_dir / log_name).open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env, stdout=log, stderr=log
+        [sys.executable, "-m", "app.cli", "serve"], cwd=root, env=env, stdout=log, stderr=log
     )
     base = f"http://127.0.0.1:{port}"
     try:
         try:
             wait_until_ready(base, process)
         except SystemExit as exc:
-            raise SystemExit(f"{exc}; see {data_dir / 'server.log'}") from None
+            raise SystemExit(f"{exc}; see {data_dir / log_name}") from None
         yield base, process.pid
     finally:
         process.send_signal(signal.SIGTERM)

@@ -1,9 +1,9 @@
 """Rules of search analytics: what a search leaves behind, and what a window of them says.
 
-The search route notes its outcome on the request (`note_search`); `AnalyticsMiddleware`
-writes the rows once the response is sent, in a transaction of its own, so analytics add no
-statement to the search's transaction and no time before its answer. A failed write is
-logged and counted (`arbor_search_analytics_dropped`), never answered to the client.
+The search route notes its outcome on the request (`note_search`); the audit middleware
+writes the rows once the response is sent, in the transaction of the request's audit event,
+so analytics add no statement to the search's transaction and no time before its answer. A
+failed write is logged and counted (`arbor_search_analytics_dropped`), never answered to the client.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from typing import Any
 
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.analytics import repository
 from app.analytics.schemas import DayCount, LatencyPercentiles, QueryCount, SearchAnalytics
@@ -69,35 +68,25 @@ def note_search(
     )
 
 
-class AnalyticsMiddleware:
-    """Writes the rows a search route noted, after its response went out."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST":
-            await self.app(scope, receive, send)
-            return
-        state: dict[str, Any] = scope.setdefault("state", {})
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            noted = state.pop(STATE_KEY, None)
-            if noted is not None:
-                await _write(scope["app"].state.database, *noted)
+def take_noted(state: dict[str, Any]) -> tuple[uuid.UUID, list[dict[str, Any]]] | None:
+    """The (project id, rows) a search route noted on its request, taken off the request."""
+    noted: tuple[uuid.UUID, list[dict[str, Any]]] | None = state.pop(STATE_KEY, None)
+    return noted
 
 
-async def _write(database: Database, project_id: uuid.UUID, rows: list[dict[str, Any]]) -> None:
-    try:
-        async with database.transaction(project_id=project_id) as session:
-            await repository.add(session, rows, durable=False)
-    except Exception as exc:
-        metrics.ANALYTICS_DROPPED.inc(len(rows))
-        if is_outage(exc):
-            logger.warning("search analytics not written: the database is unavailable")
-        else:
-            logger.exception("search analytics not written")
+async def add(session: AsyncSession, rows: list[dict[str, Any]], *, durable: bool) -> None:
+    """Write noted rows in the caller's transaction (app/audit/middleware.py writes them with
+    the request's audit event, after the response went out)."""
+    await repository.add(session, rows, durable=durable)
+
+
+def dropped(rows: list[dict[str, Any]], exc: Exception) -> None:
+    """Count and log rows whose write failed; never answered to the client."""
+    metrics.ANALYTICS_DROPPED.inc(len(rows))
+    if is_outage(exc):
+        logger.warning("search analytics not written: the database is unavailable")
+    else:
+        logger.error("search analytics not written", exc_info=exc)
 
 
 async def describe(

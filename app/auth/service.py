@@ -7,6 +7,7 @@ import os
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import text
 
@@ -89,11 +90,26 @@ def _with_principals(caller: Caller, principals: frozenset[str]) -> Caller:
     )
 
 
+# The projects that references (names, ids) named, per database. The API neither renames nor
+# deletes a project (app/projects/router.py), so what a reference found stays true: a request
+# of the admin (or of everyone, without keys) no longer spends a transaction of its own on
+# it. A reference that found nothing is asked again, as the project may be created since.
+MAX_KNOWN_PROJECTS = 1000
+_known_projects: WeakKeyDictionary[Database, dict[str, Project]] = WeakKeyDictionary()
+
+
 async def _instance_project(database: Database, project_ref: str | None) -> Project:
+    ref = project_ref or DEFAULT_PROJECT_NAME
+    known = _known_projects.setdefault(database, {})
+    project = known.get(ref)
+    if project is not None:
+        return project
     async with database.transaction() as session:
-        project = await repository.get_project(session, project_ref or DEFAULT_PROJECT_NAME)
+        project = await repository.get_project(session, ref)
     if project is None:
         raise NotFound(f"No project {project_ref!r}.")
+    if len(known) < MAX_KNOWN_PROJECTS:
+        known[ref] = project
     return project
 
 

@@ -29,7 +29,7 @@ from app.kit.errors import Forbidden
 from app.kit.filters import Field, FieldKind, FieldMap, compile_filter
 from app.kit.pagination import after_key
 from app.models import Chunk, Document, Job, KnowledgeBase
-from app.search.repository import DOCUMENT_FIELDS_AND_METADATA
+from app.search.fields import DOCUMENT_FIELDS_AND_METADATA
 
 # What a document filter (listing, delete-by-filter) may name: search's document fields, the
 # document's metadata, and its status.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -20,6 +21,9 @@ logger = logging.getLogger(__name__)
 # `degraded` reasons of a hybrid search that ran as text (docs/search.md, "Degradation").
 NO_EMBEDDER = "no embedder"
 EMBEDDER_UNAVAILABLE = "embedder unavailable"
+# Query vectors kept per (embedder, query text): a repeated query (a user paging through hits,
+# a dashboard, the same question asked by many) skips the model run and its thread hop.
+QUERY_CACHE_SIZE = 1024
 
 
 @runtime_checkable
@@ -80,7 +84,45 @@ async def query_vector(
         return None, EMBEDDER_UNAVAILABLE
 
 
+class QueryVectorCache:
+    """The most recently used query vectors, per embedder object and query text.
+
+    Per embedder object: the factory hands out one object per embedding spec, and a changed
+    spec (model, dimensions, endpoint) is another object, so a vector is only ever reused for
+    the model that made it. The entry holds its embedder, so the id in its key cannot be
+    reused by another object while it is cached. Only checked vectors are kept.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple[int, str], tuple[Any, tuple[float, ...]]] = OrderedDict()
+
+    def get(self, embedder: Any, query: str) -> list[float] | None:
+        key = (id(embedder), query)
+        entry = self._entries.get(key)
+        if entry is None or entry[0] is not embedder:
+            return None
+        self._entries.move_to_end(key)
+        return list(entry[1])
+
+    def put(self, embedder: Any, query: str, vector: list[float]) -> None:
+        key = (id(embedder), query)
+        self._entries[key] = (embedder, tuple(vector))
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+query_cache = QueryVectorCache(QUERY_CACHE_SIZE)
+
+
 async def _embed(embedder: Any, query: str, dimensions: int) -> list[float]:
+    cached = query_cache.get(embedder, query)
+    if cached is not None and len(cached) == dimensions:
+        return cached
     # The model is CPU-bound and remote providers block on HTTP: keep both off the event loop.
     if isinstance(embedder, QueryEmbedder):
         array = await asyncio.to_thread(embedder.embed_query, query)
@@ -91,4 +133,5 @@ async def _embed(embedder: Any, query: str, dimensions: int) -> list[float]:
         raise EmbedderMismatch(
             "The embedder returned vectors of the wrong dimension; the error was logged."
         )
+    query_cache.put(embedder, query, vector)
     return vector

@@ -19,7 +19,7 @@ from app.kit.errors import NotFound, ValidationFailed
 from app.kit.filters import compile_filter, metadata_keys
 from app.knowledge_bases import repository as knowledge_bases
 from app.models import KnowledgeBase
-from app.search import repository, text_statistics
+from app.search import fields, hit_context, hybrid, plans, repository, text_statistics
 from app.search.mmr import mmr_order
 from app.search.query_vectors import query_vector
 from app.search.rerank import Reranker
@@ -113,10 +113,10 @@ async def _chosen_documents(
         return None
     kb_ids = [kb.id for kb in kbs]
     try:
-        condition = compile_filter(options.filter, repository.DOCUMENT_FIELDS)
+        condition = compile_filter(options.filter, fields.DOCUMENT_FIELDS)
     except ValidationFailed:
         try:
-            condition = compile_filter(options.filter, repository.DOCUMENT_FIELDS_AND_METADATA)
+            condition = compile_filter(options.filter, fields.DOCUMENT_FIELDS_AND_METADATA)
         except ValidationFailed:
             return None
         if await repository.own_chunk_metadata(session, kb_ids):
@@ -131,7 +131,7 @@ async def _chosen_documents(
     )
 
 
-def trigram_words(parsed: repository.TextQuery) -> list[str]:
+def trigram_words(parsed: plans.TextQuery) -> list[str]:
     """What the trigram fallback looks for: the query's lexemes, stop words left out.
 
     The fallback is for misspelled or unindexed content words; with "There is an" as the
@@ -165,7 +165,7 @@ def check_reranker(options: SearchOptions, reranker: Reranker | None) -> None:
 def check_options(options: SearchOptions, *, reranker: Reranker | None) -> None:
     """The request errors `search` raises before any SQL (a bad filter, rerank without a
     reranker), for callers that must answer them before starting a streamed response."""
-    compile_filter(options.filter, repository.SEARCH_FIELDS)
+    compile_filter(options.filter, fields.SEARCH_FIELDS)
     check_reranker(options, reranker)
 
 
@@ -183,7 +183,7 @@ async def search(
     `visible` (app/auth/acl.py) drops documents the caller may not read, inside every
     candidate query, before its LIMIT.
     """
-    condition = compile_filter(options.filter, repository.SEARCH_FIELDS)
+    condition = compile_filter(options.filter, fields.SEARCH_FIELDS)
     if visible is not None:
         condition = and_(condition, visible)
     first = kbs[0]
@@ -234,7 +234,7 @@ async def search(
         and options.text_match is TextMatch.ANY
         and len(re.findall(r"\w+", query)) <= TRIGRAM_MAX_WORDS
     )
-    plan = repository.Plan(
+    plan = plans.Plan(
         targets=[
             _target(
                 kb.id,
@@ -299,7 +299,7 @@ async def search(
     )
     hits = [_hit(row, options, mode, contexts.get(row.chunk_id)) for row in rows]
     # The source of each hit's document: by primary key, for the few documents of a page.
-    origins = await repository.document_origins(session, {hit.doc_id for hit in hits})
+    origins = await hit_context.document_origins(session, {hit.doc_id for hit in hits})
     for hit in hits:
         hit.source_id, hit.source_record_id = origins.get(hit.doc_id, (None, None))
     warnings = [] if hits else await _filter_warnings(session, kbs, options, visible)
@@ -368,20 +368,20 @@ async def _text_statistics_of(
 
 def _target(
     kb_id: uuid.UUID,
-    parsed: repository.TextQuery,
+    parsed: plans.TextQuery,
     count: int,
     stats: TermStatistics | None,
     *,
     prune: bool,
     wanted: int,
-) -> repository.Target:
+) -> plans.Target:
     """The text side of one knowledge base: common lexemes score but do not define matches."""
     if stats is None or not prune or parsed.websearch or parsed.tsquery is None:
-        return repository.Target(kb_id, parsed.tsquery, terms=parsed.terms, chunk_count=count)
+        return plans.Target(kb_id, parsed.tsquery, terms=parsed.terms, chunk_count=count)
     defining, common = stats.split(parsed.lexemes, count, wanted)
     if not common:
-        return repository.Target(kb_id, parsed.tsquery, terms=parsed.terms, chunk_count=count)
-    return repository.Target(
+        return plans.Target(kb_id, parsed.tsquery, terms=parsed.terms, chunk_count=count)
+    return plans.Target(
         kb_id,
         text_statistics.match_query(defining, list(common)),
         terms=parsed.terms,
@@ -409,7 +409,7 @@ def _check_dimensions(vector: list[float], kb: KnowledgeBase) -> list[float]:
 
 
 def _hit(
-    row: repository.Row, options: SearchOptions, mode: SearchMode, context: HitContext | None
+    row: plans.Row, options: SearchOptions, mode: SearchMode, context: HitContext | None
 ) -> SearchHit:
     explain = None
     if Include.EXPLAIN in options.include:
@@ -455,7 +455,7 @@ def _hit(
 def _highlights(headline: str | None) -> list[str]:
     if not headline:
         return []
-    fragments = [f.strip() for f in headline.split(repository.HEADLINE_SEPARATOR)]
+    fragments = [f.strip() for f in headline.split(hybrid.HEADLINE_SEPARATOR)]
     return [f for f in fragments if "<mark>" in f]
 
 
@@ -469,7 +469,7 @@ async def chunk_contexts(
     """The reference's HierarchyJoin on its own: `include=context` for chunks the caller names
     (hits it kept, or found elsewhere). Chunks it may not read are as missing as unknown ones."""
     wanted = list(dict.fromkeys(chunk_ids))
-    lineage = await repository.chunk_lineage(session, kb.id, wanted, visible=visible)
+    lineage = await hit_context.chunk_lineage(session, kb.id, wanted, visible=visible)
     contexts = await _contexts(session, lineage)
     return ChunkContexts(
         items=[
@@ -486,8 +486,8 @@ async def _contexts(
 ) -> dict[uuid.UUID, HitContext]:
     """Each chunk's context from its id and node path."""
     ids = [chunk_id for chunk_id, _ in lineage]
-    paths = await repository.tree_paths(session, ids)
-    around = await repository.neighbours(session, ids)
+    paths = await hit_context.tree_paths(session, ids)
+    around = await hit_context.neighbours(session, ids)
     contexts: dict[uuid.UUID, HitContext] = {}
     for chunk_id, node_path in lineage:
         path = paths.get(chunk_id, [])

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from app.config import Settings
 from app.kit.filters import compile_filter
 from app.main import create_app
-from app.search.repository import SEARCH_FIELDS
+from app.search.fields import SEARCH_FIELDS
 from tests.search.corpus import KeywordEmbedders
 
 FIELDS = [*SEARCH_FIELDS.fields, "metadata.year", "metadata.a.b", "metadata.", "metadata.x y", "z"]

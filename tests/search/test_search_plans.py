@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.tenancy import TenantScope, enter_scope
 from app.models import Document, KnowledgeBase
-from app.search import repository, service
+from app.search import hybrid, plans, repository, service
 from app.search.schemas import SearchOptions
 from tests.search.corpus import KeywordEmbedders, create_kb, unit
 
@@ -71,10 +71,10 @@ async def plan_and_explain(
     The transaction is scoped to the project as a request's is (app role, row-level security,
     the tenant view of chunks), so the plans are the ones the API gets.
     """
-    captured: dict[str, repository.Plan] = {}
+    captured: dict[str, plans.Plan] = {}
     original = repository.search
 
-    async def spy(session: AsyncSession, plan: repository.Plan) -> repository.Result:
+    async def spy(session: AsyncSession, plan: plans.Plan) -> plans.Result:
         captured["plan"] = plan
         if after_prepare:
             await session.execute(text(after_prepare))
@@ -90,7 +90,7 @@ async def plan_and_explain(
                 session, [kb], options, embedders=KeywordEmbedders(), reranker=None
             )
             connection = await session.connection()
-            compiled = repository.statement(captured["plan"]).compile(dialect=connection.dialect)
+            compiled = hybrid.statement(captured["plan"]).compile(dialect=connection.dialect)
             params = [compiled.params[name] for name in compiled.positiontup or []]
             raw = await connection.get_raw_connection()
             assert raw.driver_connection is not None
@@ -197,10 +197,10 @@ async def test_filters_on_chunk_metadata_are_not_prefiltered(
     chunks pass, so such a filter is applied chunk by chunk (the HNSW scan filters)."""
     kb = await create_kb(client, "by-metadata")
     await fill(app, kb, 500, rare_every=50)
-    captured: list[repository.Plan] = []
+    captured: list[plans.Plan] = []
     original = repository.search
 
-    async def spy(session: AsyncSession, plan: repository.Plan) -> repository.Result:
+    async def spy(session: AsyncSession, plan: plans.Plan) -> plans.Result:
         captured.append(plan)
         return await original(session, plan)
 
@@ -237,10 +237,10 @@ async def test_metadata_filters_go_document_first_until_a_chunk_has_its_own(
         )
         assert uploaded.status_code in (200, 201, 202), uploaded.text
         doc_ids[group] = uploaded.json()["id"]
-    captured: list[repository.Plan] = []
+    captured: list[plans.Plan] = []
     original = repository.search
 
-    async def spy(session: AsyncSession, plan: repository.Plan) -> repository.Result:
+    async def spy(session: AsyncSession, plan: plans.Plan) -> plans.Result:
         captured.append(plan)
         return await original(session, plan)
 

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.search import repository
+from app.search import plans, repository
 from tests.search.corpus import add_document, create_kb, search, titles
 
 REPROCESSING = ["queued", "parsing", "chunking", "embedding"]
@@ -44,7 +44,7 @@ async def test_documents_are_looked_up_only_where_filters_or_failed_ones_need_it
     checked: list[bool] = []
     original = repository.search
 
-    async def spy(session: AsyncSession, plan: repository.Plan) -> repository.Result:
+    async def spy(session: AsyncSession, plan: plans.Plan) -> plans.Result:
         checked.append(plan.check_documents)
         return await original(session, plan)
 

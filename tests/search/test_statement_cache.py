@@ -18,8 +18,9 @@ from sqlalchemy.dialects import postgresql
 
 from app.auth.acl import visible_documents_clause
 from app.kit.filters import compile_filter
-from app.search import repository
-from app.search.repository import Plan, Target
+from app.search import hybrid
+from app.search.fields import SEARCH_FIELDS
+from app.search.plans import Plan, Target
 
 DIALECT = postgresql.asyncpg.dialect()  # type: ignore[attr-defined]
 # Every plan gets its own chunk counts and term frequencies.
@@ -93,7 +94,7 @@ SHAPES: dict[str, tuple[Plan, Plan]] = {
 
 
 def filtered(spec: dict[str, Any], principals: set[str] | None = None) -> Any:
-    condition = compile_filter(spec, repository.SEARCH_FIELDS)
+    condition = compile_filter(spec, SEARCH_FIELDS)
     if principals is not None:
         condition = and_(condition, visible_documents_clause(frozenset(principals)))
     return condition
@@ -133,12 +134,12 @@ SHAPES |= {
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_a_cached_statement_runs_with_the_later_plans_values(name: str) -> None:
     first, later = SHAPES[name]
-    repository._statements.clear()
-    cached, _ = repository.prepared(first)
-    reused, values = repository.prepared(later)
+    hybrid._statements.clear()
+    cached, _ = hybrid.prepared(first)
+    reused, values = hybrid.prepared(later)
     assert reused is cached
     compiled = cached.compile(dialect=DIALECT)
-    own = repository.statement(later).compile(dialect=DIALECT)
+    own = hybrid.statement(later).compile(dialect=DIALECT)
     assert str(compiled) == str(own)
     assert compiled.construct_params(values) == own.construct_params()
     # And the values really differ between the two: the comparison above can fail.
@@ -147,15 +148,15 @@ def test_a_cached_statement_runs_with_the_later_plans_values(name: str) -> None:
 
 def test_another_shape_or_filter_structure_gets_its_own_statement() -> None:
     first, later = SHAPES["hybrid, weighted"]
-    assert repository.prepared(first)[0] is repository.prepared(later)[0]
-    assert repository.prepared(replace(later, rrf=True))[0] is not repository.prepared(later)[0]
+    assert hybrid.prepared(first)[0] is hybrid.prepared(later)[0]
+    assert hybrid.prepared(replace(later, rrf=True))[0] is not hybrid.prepared(later)[0]
     equal = replace(later, condition=filtered({"metadata.group": 7}))
     above = replace(later, condition=filtered({"metadata.group": {"$gt": 7}}))
-    assert repository.prepared(equal)[0] is not repository.prepared(above)[0]
+    assert hybrid.prepared(equal)[0] is not hybrid.prepared(above)[0]
 
 
 def test_knowledge_bases_with_different_queries_are_not_cached() -> None:
     """Per-knowledge-base headline queries (different languages) are literals in the SQL."""
     mixed = plan([target("'root'", ["root"]), target("'wurzel'", ["wurzel"])])
-    assert repository.shape(mixed) is None
-    assert repository.prepared(mixed)[0] is not repository.prepared(mixed)[0]
+    assert hybrid.shape(mixed) is None
+    assert hybrid.prepared(mixed)[0] is not hybrid.prepared(mixed)[0]

@@ -1,0 +1,334 @@
+"""The per-mode candidate queries of the fused statement: vector, full text, trigram fallback."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import (
+    CTE,
+    Float,
+    Integer,
+    Select,
+    String,
+    Text,
+    Uuid,
+    and_,
+    any_,
+    bindparam,
+    cast,
+    column,
+    false,
+    func,
+    literal,
+    literal_column,
+    null,
+    or_,
+    select,
+    true,
+    union_all,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSQUERY
+from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.types import UserDefinedType
+
+from app.chunks.vector_index import vector_cast
+from app.models import Chunk, Document
+from app.search.plans import Plan, Target, quote_lexeme
+
+chunks = Chunk.__table__
+documents = Document.__table__
+
+
+LN_2 = 0.6931471805599453
+TRIGRAM_THRESHOLD = 0.5
+
+
+class SqlType(UserDefinedType[Any]):
+    """A SQL type spelled verbatim, for casts to `vector(384)` or `halfvec(3072)`."""
+
+    cache_ok = True
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+
+    def get_col_spec(self, **_: Any) -> str:
+        return self.spec
+
+
+def _scope(target: Target, plan: Plan, index: int) -> Select[Any]:
+    """Chunks of the knowledge base whose document has not failed and that pass the filter.
+
+    The document side is a correlated scalar subquery (a primary-key probe per candidate
+    chunk), not a join: a join lets the planner drive from `documents`, and under row-level
+    security its tenancy predicates make it expect a handful of documents, so it would walk
+    every chunk by document instead of reading the HNSW or GIN index of chunks.
+    """
+    scope = (
+        select()
+        .select_from(chunks)
+        .where(chunks.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
+    )
+    if plan.check_documents:
+        document_ok = (
+            select(and_(documents.c.status != "failed", plan.condition))
+            .where(documents.c.id == chunks.c.document_id)
+            .scalar_subquery()
+        )
+        scope = scope.where(document_ok)
+    if plan.documents is not None:
+        chosen = bindparam("prefiltered_documents", list(plan.documents), ARRAY(Uuid))
+        scope = scope.where(chunks.c.document_id == any_(chosen))
+    return scope
+
+
+def vector_cte(plan: Plan) -> CTE:
+    spec = vector_cast(plan.dimensions)
+    query = query_vector(plan)
+    sides = []
+    for index, target in enumerate(plan.targets):
+        distance = cast(chunks.c.embedding, SqlType(spec)).op("<=>", return_type=Float)(query)
+        # Prefiltered: an order the HNSW index cannot give, so the chosen documents' chunks
+        # are read through the document index and every one is scored (exact).
+        order = distance if plan.documents is None else distance + 0.0
+        side = (
+            _scope(target, plan, index)
+            .add_columns(chunks.c.id.label("id"), distance.label("distance"))
+            .where(chunks.c.embedding.is_not(None))
+            .order_by(order)
+            .limit(plan.candidates)
+            .subquery(f"vector_{index}")
+        )
+        sides.append(select(side.c.id, side.c.distance))
+    merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
+    best = (
+        select(merged.c.id, merged.c.distance)
+        .order_by(merged.c.distance, merged.c.id)
+        .limit(plan.candidates)
+        .subquery("vector_best")
+    )
+    similarity = (1 - best.c.distance).label("similarity")
+    return select(
+        best.c.id,
+        similarity,
+        func.row_number().over(order_by=(best.c.distance, best.c.id)).label("rank"),
+        func.min(1 - best.c.distance).over().label("low"),
+        func.max(1 - best.c.distance).over().label("high"),
+    ).cte("vector_side")
+
+
+def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
+    """The full-text candidates, and (with a vector side) the text score of every vector
+    candidate, so that weighted fusion compares true scores on both sides."""
+    sides = []
+    completions = []
+    for index, target in enumerate(plan.targets):
+        if target.tsquery is None or not target.terms:
+            continue
+        tsquery = cast(bindparam(f"tsq_{index}", target.tsquery, Text), TSQUERY)
+        # Each matched chunk's tsvector is read (and detoasted) once and cut down to the query's
+        # lexemes (setweight marks them, ts_filter keeps them): the per-term work below runs
+        # on a handful of positions instead of the whole chunk.
+        lexemes = bindparam(f"lexemes_{index}", list(target.terms), ARRAY(Text))
+        marked = func.setweight(chunks.c.tsv, literal_column("'A'"), lexemes)
+        matched = (
+            _scope(target, plan, index)
+            .add_columns(
+                chunks.c.id.label("id"),
+                func.ts_filter(marked, literal_column("'{a}'")).label("hits"),
+                func.length(chunks.c.tsv).label("length"),
+            )
+            .where(chunks.c.tsv.op("@@", is_comparison=True)(tsquery))
+            .cte(f"text_match_{index}")
+        )
+        # The scored terms travel as arrays (one row each below), so the statement's shape,
+        # and SQLAlchemy's compiled form of it, does not change with the query's length.
+        # The array is cast to tsquery[] once; a cast of each unnested term was parsed again
+        # for every matched chunk its frequency was counted on.
+        quoted = bindparam(f"terms_{index}", [quote_lexeme(t) for t in target.terms], ARRAY(Text))
+        terms = (
+            func.unnest(
+                cast(quoted, ARRAY(TSQUERY)),
+                bindparam(
+                    f"known_{index}", [target.common.get(t) for t in target.terms], ARRAY(Integer)
+                ),
+            )
+            .table_valued(column("term", TSQUERY), column("known", Integer))
+            .render_derived(name=f"query_terms_{index}")
+        )
+        term = terms.c.term
+        matched_count = select(func.count()).select_from(matched).scalar_subquery()
+        # A term's document frequency is counted on the matched set, where every chunk that
+        # holds it matches, unless it is common and its frequency known (text_statistics.py).
+        counted = (
+            select(func.count())
+            .select_from(matched)
+            .where(matched.c.hits.op("@@", is_comparison=True)(term))
+            .scalar_subquery()
+        )
+        # Materialised apart from the idf below: the formula names df twice, and Postgres
+        # would run the counting subquery once for each mention.
+        frequencies = (
+            select(term.label("term"), func.coalesce(terms.c.known, counted).label("df"))
+            .select_from(terms)
+            .cte(f"text_df_{index}")
+            .prefix_with("MATERIALIZED")
+        )
+        df = frequencies.c.df
+        total = func.greatest(bindparam(f"n_{index}", target.chunk_count, Integer), matched_count)
+        weights = (
+            select(
+                frequencies.c.term,
+                func.ln(1.0 + (total - df + 0.5) / (df + 0.5), type_=Float).label("idf"),
+            )
+            .select_from(frequencies)
+            .cte(f"text_idf_{index}")
+            # Computed once: inlined, a misestimated plan would recount it per chunk.
+            .prefix_with("MATERIALIZED")
+        )
+        raw = (
+            func.sum(weights.c.idf * func.ts_rank(matched.c.hits, weights.c.term, type_=Float))
+            * LN_2
+            / _length_norm(matched.c.length)
+        )
+        score = raw / (raw + 1.0)
+        side = (
+            select(matched.c.id, score.label("score"))
+            .select_from(matched.join(weights, true()))
+            .group_by(matched.c.id, matched.c.length)
+            .order_by(score.desc())
+            .limit(plan.candidates)
+            .subquery(f"text_{index}")
+        )
+        sides.append(select(side.c.id, side.c.score))
+        if vector is not None:
+            completions.append(_text_completion(vector, target, index, lexemes, weights))
+    if not sides:
+        empty = select(
+            cast(null(), chunks.c.id.type).label("id"), cast(null(), Float).label("score")
+        ).where(false())
+        sides.append(empty)
+    merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
+    fulltext = (
+        select(merged.c.id, merged.c.score)
+        .order_by(merged.c.score.desc(), merged.c.id)
+        .limit(plan.candidates)
+        .cte("fulltext_side")
+    )
+    if not completions:
+        return fulltext, None
+    completion = (completions[0] if len(completions) == 1 else union_all(*completions)).cte(
+        "text_completion"
+    )
+    return fulltext, completion
+
+
+def _length_norm(length: Any) -> ColumnElement[float]:
+    """ln(length + 1) of a chunk's lexeme count, with the count at least 1: a chunk without
+    words ("...", "-") has length 0 and would divide by ln(1) = 0; it matches no term, so its
+    sum is 0 and so is its score."""
+    # Typed: an untyped ln() made SQLAlchemy cast the divisor to NUMERIC, and the score of
+    # every matched chunk was computed in numeric (about 4 % of the CPU).
+    return func.ln(func.greatest(length, 1) + 1.0, type_=Float)
+
+
+def _text_completion(
+    vector: CTE, target: Target, index: int, lexemes: Any, weights: CTE
+) -> Select[Any]:
+    """The text score, exactly as the text side computes it, of this knowledge base's vector
+    candidates (a chunk holding none of the query's terms scores 0)."""
+    candidate = chunks.alias(f"completion_{index}")
+    hits = func.ts_filter(
+        func.setweight(candidate.c.tsv, literal_column("'A'"), lexemes), literal_column("'{a}'")
+    )
+    raw = (
+        func.sum(weights.c.idf * func.ts_rank(hits, weights.c.term, type_=Float))
+        * LN_2
+        / _length_norm(func.min(func.length(candidate.c.tsv)))
+    )
+    return (
+        select(candidate.c.id, (raw / (raw + 1.0)).label("score"))
+        .select_from(vector.join(candidate, candidate.c.id == vector.c.id).join(weights, true()))
+        .where(candidate.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
+        .group_by(candidate.c.id)
+    )
+
+
+def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
+    """Chunks whose words are like the query's words: the mean of each word's similarity
+    (`word_similarity`) passes the threshold, as one word's must. One needle of all the words
+    matched only where they stood side by side: two misspelled words apart in a chunk found
+    nothing."""
+    assert plan.trigram_words
+    words = [bindparam(f"trigram_{i}", word, String) for i, word in enumerate(plan.trigram_words)]
+    similarity = sum(
+        (func.word_similarity(word, chunks.c.text, type_=Float) for word in words[1:]),
+        func.word_similarity(words[0], chunks.c.text, type_=Float),
+    ) / float(len(words))
+    # One GIN trigram probe per word (a BitmapOr), then the mean decides.
+    like_any = or_(*(word.op("<%", is_comparison=True)(chunks.c.text) for word in words))
+    like_all = and_(like_any, similarity >= TRIGRAM_THRESHOLD)
+    # Whether the fallback runs must not depend on the offset: every page sees one pool. And
+    # full text that filled its candidates found enough: the fallback would only re-find the
+    # matches cut off by that limit, level with the weakest kept one.
+    wanted = min(plan.limit, plan.candidates)
+    sides = []
+    for index, target in enumerate(plan.targets):
+        side = (
+            _scope(target, plan, index)
+            .add_columns(chunks.c.id.label("id"), similarity.label("score"))
+            .where(
+                like_all,
+                chunks.c.id.not_in(select(fulltext.c.id)),
+                # Runs only when full text found too little (a one-time filter).
+                select(func.count()).select_from(fulltext).scalar_subquery() < wanted,
+            )
+            .order_by(similarity.desc())
+            .limit(plan.candidates)
+            .subquery(f"trigram_{index}")
+        )
+        sides.append(select(side.c.id, side.c.score))
+    merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
+    return (
+        select(merged.c.id, merged.c.score)
+        .order_by(merged.c.score.desc(), merged.c.id)
+        .limit(plan.candidates)
+        .cte("trigram_side")
+    )
+
+
+def text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE | None]:
+    fulltext, completion = _text_cte(plan, vector)
+    trigram = _trigram_cte(plan, fulltext) if plan.trigram_words else None
+    parts = [select(fulltext.c.id, fulltext.c.score, literal(0, Integer).label("kind"))]
+    if trigram is not None:
+        # Trigram hits rank after every full-text hit: scaled below the weakest of them.
+        floor = func.coalesce(select(func.min(fulltext.c.score)).scalar_subquery(), 1.0)
+        parts.append(
+            select(trigram.c.id, (trigram.c.score * floor).label("score"), literal(1, Integer))
+        )
+    merged = parts[0].subquery() if len(parts) == 1 else union_all(*parts).subquery()
+    side = select(
+        merged.c.id,
+        merged.c.score,
+        merged.c.kind,
+        func.row_number()
+        .over(order_by=(merged.c.kind, merged.c.score.desc(), merged.c.id))
+        .label("rank"),
+        func.min(merged.c.score).over().label("low"),
+        func.max(merged.c.score).over().label("high"),
+    ).cte("text_side")
+    return side, fulltext, trigram, completion
+
+
+def vector_values(vector: Sequence[float]) -> list[float]:
+    return [float(x) for x in vector]
+
+
+def query_vector(plan: Plan) -> ColumnElement[Any]:
+    """The query vector, sent as a binary float4[] and cast in SQL. As a '[...]' text literal
+    it was parsed (one strtof per component) at every mention in the plan: about 5 % of
+    Postgres's CPU per hybrid search (perf)."""
+    assert plan.vector is not None
+    values = bindparam("query_vector", vector_values(plan.vector), ARRAY(REAL))
+    return cast(cast(values, ARRAY(REAL)), SqlType(vector_cast(plan.dimensions)))
