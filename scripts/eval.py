@@ -248,6 +248,7 @@ RUNS: list[tuple[str, dict[str, Any]]] = [
 
 
 def main() -> None:
+    global DATA
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA, help="a BEIR folder (test split)")
     parser.add_argument("--ingest", choices=["chunks", "documents"], default="documents")
@@ -276,7 +277,6 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    global DATA
     DATA = args.data
     corpus, queries, qrels = load_corpus(), load_queries(), load_qrels()
     # Only judged queries count (BEIR's test files judge every query they list).
