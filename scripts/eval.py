@@ -25,6 +25,7 @@ import csv
 import gzip
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -80,6 +81,35 @@ def load_qrels() -> dict[str, dict[str, int]]:
         for query_id, doc_id, score in reader:
             qrels.setdefault(query_id, {})[doc_id] = int(score)
     return qrels
+
+
+def sample(
+    corpus: list[dict[str, Any]],
+    queries: list[dict[str, str]],
+    qrels: dict[str, dict[str, int]],
+    size: int,
+) -> tuple[list[dict[str, Any]], list[dict[str, str]], dict[str, dict[str, int]]]:
+    """A smaller test set of `size` documents, the same on every run: the judged documents of
+    queries taken in a seeded random order, while they fill half of it, then random others.
+    Judgments of documents left out are dropped, and queries left without any. A fast proxy
+    for comparing settings on one machine, not comparable with figures on the whole corpus."""
+    rng = random.Random(0)
+    order = list(queries)
+    rng.shuffle(order)
+    kept: dict[str, None] = {}
+    for query in order:
+        judged = [doc for doc in qrels[query["_id"]] if doc not in kept]
+        if len(kept) + len(judged) <= size // 2:
+            kept.update(dict.fromkeys(judged))
+    others = [doc["_id"] for doc in corpus if doc["_id"] not in kept]
+    kept.update(dict.fromkeys(rng.sample(others, min(len(others), size - len(kept)))))
+    documents = [doc for doc in corpus if doc["_id"] in kept]
+    judged = {
+        query_id: {doc: grade for doc, grade in grades.items() if doc in kept}
+        for query_id, grades in qrels.items()
+    }
+    judged = {query_id: grades for query_id, grades in judged.items() if grades}
+    return documents, [query for query in queries if query["_id"] in judged], judged
 
 
 # --- server ----------------------------------------------------------------------------------
@@ -261,6 +291,13 @@ def main() -> None:
     parser.add_argument("--variant", choices=["int8", "fp32"], default="int8")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--limit-queries", type=int, default=0)
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        help="this many documents only: judged ones of seeded random queries, then random "
+        "others (a quick comparison of settings, not comparable with whole-corpus figures)",
+    )
     parser.add_argument("--runs", default="", help="comma-separated run numbers (1-based)")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     parser.add_argument(
@@ -281,6 +318,8 @@ def main() -> None:
     corpus, queries, qrels = load_corpus(), load_queries(), load_qrels()
     # Only judged queries count (BEIR's test files judge every query they list).
     queries = [query for query in queries if query["_id"] in qrels]
+    if args.sample:
+        corpus, queries, qrels = sample(corpus, queries, qrels, args.sample)
     if args.limit_queries:
         queries = queries[: args.limit_queries]
     runs = list(RUNS)
@@ -297,6 +336,7 @@ def main() -> None:
         http = httpx.Client(base_url=stack.enter_context(server(data_dir)), timeout=600)
         suffix = "-".join(f"{k}-{v}" for k, v in sorted(args.chunking.items())).lower()
         name = f"{args.data.name}-{args.ingest}-{args.variant}" + (f"-{suffix}" if suffix else "")
+        name += f"-sample-{args.sample}" if args.sample else ""
         existing = http.get(f"/v1/knowledge-bases/{name}")
         ingest_s = 0.0
         if existing.status_code == 200:
@@ -367,6 +407,7 @@ def render(
         f"Command: `scripts/eval --data {args.data} --ingest {args.ingest} "
         f"--variant {args.variant}"
         + (f" --chunking '{json.dumps(args.chunking)}'" if args.chunking else "")
+        + (f" --sample {args.sample}" if args.sample else "")
         + (" --through evaluations" if args.through == "evaluations" else "")
         + " --write`.",
     ]
