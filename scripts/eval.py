@@ -135,7 +135,7 @@ def served(data_dir: Path, extra_env: Mapping[str, str] | None = None) -> Iterat
     base = f"http://127.0.0.1:{port}"
     try:
         try:
-            wait_until_ready(base, process)
+            wait_until_ready(base, process, timeout_s=900)  # a loaded machine starts slowly
         except SystemExit as exc:
             raise SystemExit(f"{exc}; see {data_dir / 'server.log'}") from None
         yield base, process.pid
