@@ -25,11 +25,13 @@ from scripts import eval as beir  # noqa: E402
 START, END = "<!-- bm25:start -->", "<!-- bm25:end -->"
 
 
-def measure(folder: Path, *, stem: bool) -> tuple[float, float, int, int, float]:
+def measure(folder: Path, *, stem: bool, size: int = 0) -> tuple[float, float, int, int, float]:
     """nDCG@10, Recall@100, judged queries, documents and indexing seconds for one corpus."""
     beir.DATA = folder
     corpus, queries, qrels = beir.load_corpus(), beir.load_queries(), beir.load_qrels()
     queries = [query for query in queries if query["_id"] in qrels]
+    if size:
+        corpus, queries, qrels = beir.sample(corpus, queries, qrels, size)
     stemmer = Stemmer.Stemmer("english") if stem else None
     started = time.perf_counter()
     tokens = bm25s.tokenize(
@@ -63,11 +65,14 @@ def main() -> None:
         help="BEIR folders (default: ../shared/eval/scifact and ../shared/eval/nfcorpus)",
     )
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    parser.add_argument(
+        "--sample", type=int, default=0, help="the documents `scripts/eval --sample N` keeps"
+    )
     args = parser.parse_args()
     rows = []
     for folder in args.folders:
         for stem in (True, False):
-            ndcg, recall, n, documents, index_s = measure(folder, stem=stem)
+            ndcg, recall, n, documents, index_s = measure(folder, stem=stem, size=args.sample)
             name = f"{folder.name}, {'stemmed' if stem else 'not stemmed'}"
             rows.append(f"| {name} | {n} | {documents:,} | {ndcg:.4f} | {recall:.4f} |")
             print(f"{name:30s} nDCG@10 {ndcg:.4f}  Recall@100 {recall:.4f}  index {index_s:.1f} s")
@@ -87,7 +92,7 @@ def main() -> None:
         ]
     )
     print(table)
-    if args.write:
+    if args.write and not args.sample:
         beir.write_section(table, START, END)
 
 
