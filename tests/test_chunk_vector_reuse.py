@@ -10,6 +10,7 @@ import httpx
 import numpy as np
 import pytest
 
+from app.chunks.embedding import embedding_input
 from tests.fakes import FakeEmbedders
 from tests.helpers import wait_ready
 
@@ -213,3 +214,18 @@ async def test_the_context_header_can_be_turned_off(
     )
     await wait_ready(client, f"{base}/documents/{uploaded.json()['id']}")
     assert calls(embedders) == [TEXT]
+
+
+def test_the_header_leaves_out_what_the_text_already_says() -> None:
+    assert embedding_input("Aspirin dosage. Two a day.", title="Aspirin", section_titles=[]) == (
+        "Aspirin dosage. Two a day."
+    )
+    assert embedding_input("Two a day.", title="Aspirin", section_titles=["Aspirin", "Dosage"]) == (
+        "Aspirin\nDosage\n\nTwo a day."
+    )
+    assert embedding_input("Two a day.", title=None, section_titles=["Use", "Dosage"]) == (
+        "Use > Dosage\n\nTwo a day."
+    )
+    assert embedding_input("Two a day.", title="Aspirin", section_titles=[], header=False) == (
+        "Two a day."
+    )
