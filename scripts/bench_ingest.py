@@ -1,10 +1,11 @@
 """Ingest BEIR SciFact through the HTTP API and compare with the raw embedder on the same chunks.
 
-Usage: scripts/bench-ingest [--limit N] [--concurrency 8] [--batch 1]
+Usage: scripts/bench-ingest [--limit N] [--concurrency 8] [--batch 1] [--chunking JSON]
        scripts/bench-ingest --formats [--copies 5] [--ocr-pages 3]  (scripts/bench_formats.py)
        scripts/bench-ingest --memory [--sizes 1,5,10] [--kinds text,docx,...]
 Prints docs/s, chunks/s, the ratio to the raw embedder's chunks/s on the same chunk texts
-(same batch size, measured in the same run after the server stopped), and peak server RSS.
+(same batch size, measured in the same run after the server stopped; each chunk as the model
+read it, context header included), and peak server RSS.
 """
 
 from __future__ import annotations
@@ -160,7 +161,10 @@ def wait_all_done(base: str, expected: int, timeout_s: float) -> dict[str, int]:
     raise RuntimeError("ingestion did not finish in time")
 
 
-def chunk_texts(base: str) -> list[str]:
+def chunk_texts(base: str, *, header: bool) -> list[str]:
+    """What the model read for each chunk of the knowledge base (app/chunks/embedding.py)."""
+    from app.chunks.embedding import embedding_input
+
     texts: list[str] = []
     cursor = None
     while True:
@@ -168,7 +172,15 @@ def chunk_texts(base: str) -> list[str]:
         if cursor:
             params["cursor"] = cursor
         page = httpx.get(f"{base}/v1/knowledge-bases/scifact/chunks", params=params).json()
-        texts += [item["text"] for item in page["items"]]
+        texts += [
+            embedding_input(
+                item["text"],
+                title=item["doc_title"],
+                section_titles=item["section_titles"],
+                header=header,
+            )
+            for item in page["items"]
+        ]
         cursor = page["next_cursor"]
         if not cursor:
             return texts
@@ -206,6 +218,12 @@ def main() -> None:
     parser.add_argument(
         "--batch", type=int, default=1, help="documents per upload request (documents/batch)"
     )
+    parser.add_argument(
+        "--chunking",
+        type=json.loads,
+        default={},
+        help="the knowledge base's chunking settings, e.g. '{\"context_header\": false}'",
+    )
     args = parser.parse_args()
 
     docs = load_corpus(args.limit)
@@ -217,7 +235,9 @@ def main() -> None:
     server = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env)
     try:
         wait_until_ready(base, server)
-        created = httpx.post(f"{base}/v1/knowledge-bases", json={"name": "scifact"})
+        created = httpx.post(
+            f"{base}/v1/knowledge-bases", json={"name": "scifact", "chunking": args.chunking}
+        )
         created.raise_for_status()
         sampler = RssSampler(server.pid)
         sampler.start()
@@ -232,7 +252,7 @@ def main() -> None:
         cpu_after["client (this script)"] = time.process_time() - client_before
         cpu_before["client (this script)"] = 0.0
         sampler.stop.set()
-        texts = chunk_texts(base)
+        texts = chunk_texts(base, header=args.chunking.get("context_header") is not False)
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=60)
@@ -246,7 +266,7 @@ def main() -> None:
     print(f"chunks: {len(texts)} (median {statistics.median(lengths):.0f} chars)")
     print(
         f"settings: workers={workers} embed_batch_size={batch} uploads={args.concurrency} "
-        f"documents per upload request={args.batch}"
+        f"documents per upload request={args.batch} chunking={json.dumps(args.chunking)}"
     )
     print("| measure | value |")
     print("| --- | --- |")

@@ -1,12 +1,14 @@
-"""Retrieval quality on BEIR SciFact through the HTTP API: nDCG@10 and Recall@100 per mode.
+"""Retrieval quality on a BEIR test set through the HTTP API: nDCG@10 and Recall@100 per mode.
 
 Starts `arbor serve` on a free port with a temporary data dir, creates a knowledge base,
-ingests the corpus (one chunk per document via the chunk bulk API, as BEIR indexes whole
-documents; `--ingest documents` sends each document through the ingestion pipeline instead),
-refreshes the knowledge base's term statistics (as the service does soon after a load), runs
-the 300 test queries in each mode and prints the table; `--write` puts it in
-docs/benchmarks.md (only the section between this script's markers). `--data-dir DIR` keeps
-the server's data, and a later run with the same folder skips the ingestion.
+uploads the corpus (`--data`, a BEIR folder: SciFact by default) as JSON text documents through
+`POST .../documents`, chunked and embedded by the ingestion pipeline with default settings
+(`--ingest chunks`: one chunk per document via the chunk bulk API instead, as BEIR indexes
+whole documents; `--chunking` adds knowledge-base chunking settings), refreshes the knowledge
+base's term statistics (as the service does soon after a load), runs the test queries in each
+mode and prints the table; `--write` puts it in docs/benchmarks.md (only the section between
+this corpus's markers). `--data-dir DIR` keeps the server's data, and a later run with the same
+folder skips the ingestion.
 `--through evaluations` posts the judged set once to `POST .../evaluations` and reads the
 service's own measures instead of searching and scoring here (the same numbers: both follow
 trec_eval).
@@ -23,6 +25,7 @@ import csv
 import gzip
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -45,7 +48,16 @@ DATA = Path(os.environ.get("ARBOR_EVAL_DIR", ROOT.parent / "shared" / "eval" / "
 if not DATA.exists():
     DATA = Path("/work/shared/eval/scifact")
 BENCHMARKS = ROOT / "docs" / "benchmarks.md"
+
+
 START, END = "<!-- search-eval:start -->", "<!-- search-eval:end -->"
+
+
+def markers(corpus: str) -> tuple[str, str]:
+    """The comments that hold a corpus's section in docs/benchmarks.md."""
+    if corpus == "scifact":
+        return START, END
+    return f"<!-- search-eval-{corpus}:start -->", f"<!-- search-eval-{corpus}:end -->"
 
 
 # --- data ------------------------------------------------------------------------------------
@@ -69,6 +81,35 @@ def load_qrels() -> dict[str, dict[str, int]]:
         for query_id, doc_id, score in reader:
             qrels.setdefault(query_id, {})[doc_id] = int(score)
     return qrels
+
+
+def sample(
+    corpus: list[dict[str, Any]],
+    queries: list[dict[str, str]],
+    qrels: dict[str, dict[str, int]],
+    size: int,
+) -> tuple[list[dict[str, Any]], list[dict[str, str]], dict[str, dict[str, int]]]:
+    """A smaller test set of `size` documents, the same on every run: the judged documents of
+    queries taken in a seeded random order, while they fill half of it, then random others.
+    Judgments of documents left out are dropped, and queries left without any. A fast proxy
+    for comparing settings on one machine, not comparable with figures on the whole corpus."""
+    rng = random.Random(0)
+    order = list(queries)
+    rng.shuffle(order)
+    kept: dict[str, None] = {}
+    for query in order:
+        judged = [doc for doc in qrels[query["_id"]] if doc not in kept]
+        if len(kept) + len(judged) <= size // 2:
+            kept.update(dict.fromkeys(judged))
+    others = [doc["_id"] for doc in corpus if doc["_id"] not in kept]
+    kept.update(dict.fromkeys(rng.sample(others, min(len(others), size - len(kept)))))
+    documents = [doc for doc in corpus if doc["_id"] in kept]
+    judged = {
+        query_id: {doc: grade for doc, grade in grades.items() if doc in kept}
+        for query_id, grades in qrels.items()
+    }
+    judged = {query_id: grades for query_id, grades in judged.items() if grades}
+    return documents, [query for query in queries if query["_id"] in judged], judged
 
 
 # --- server ----------------------------------------------------------------------------------
@@ -103,7 +144,7 @@ def served(
     base = f"http://127.0.0.1:{port}"
     try:
         try:
-            wait_until_ready(base, process)
+            wait_until_ready(base, process, timeout_s=900)  # a loaded machine starts slowly
         except SystemExit as exc:
             raise SystemExit(f"{exc}; see {data_dir / log_name}") from None
         yield base, process.pid
@@ -246,11 +287,26 @@ RUNS: list[tuple[str, dict[str, Any]]] = [
 
 
 def main() -> None:
+    global DATA
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ingest", choices=["chunks", "documents"], default="chunks")
+    parser.add_argument("--data", type=Path, default=DATA, help="a BEIR folder (test split)")
+    parser.add_argument("--ingest", choices=["chunks", "documents"], default="documents")
+    parser.add_argument(
+        "--chunking",
+        type=json.loads,
+        default={},
+        help="knowledge-base chunking settings as JSON, e.g. '{\"context_header\": false}'",
+    )
     parser.add_argument("--variant", choices=["int8", "fp32"], default="int8")
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--limit-queries", type=int, default=0)
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        help="this many documents only: judged ones of seeded random queries, then random "
+        "others (a quick comparison of settings, not comparable with whole-corpus figures)",
+    )
     parser.add_argument("--runs", default="", help="comma-separated run numbers (1-based)")
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     parser.add_argument(
@@ -267,7 +323,12 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    DATA = args.data
     corpus, queries, qrels = load_corpus(), load_queries(), load_qrels()
+    # Only judged queries count (BEIR's test files judge every query they list).
+    queries = [query for query in queries if query["_id"] in qrels]
+    if args.sample:
+        corpus, queries, qrels = sample(corpus, queries, qrels, args.sample)
     if args.limit_queries:
         queries = queries[: args.limit_queries]
     runs = list(RUNS)
@@ -282,7 +343,9 @@ def main() -> None:
         )
         data_dir.mkdir(parents=True, exist_ok=True)
         http = httpx.Client(base_url=stack.enter_context(server(data_dir)), timeout=600)
-        name = f"scifact-{args.ingest}-{args.variant}"
+        suffix = "-".join(f"{k}-{v}" for k, v in sorted(args.chunking.items())).lower()
+        name = f"{args.data.name}-{args.ingest}-{args.variant}" + (f"-{suffix}" if suffix else "")
+        name += f"-sample-{args.sample}" if args.sample else ""
         existing = http.get(f"/v1/knowledge-bases/{name}")
         ingest_s = 0.0
         if existing.status_code == 200:
@@ -291,7 +354,11 @@ def main() -> None:
         else:
             created = http.post(
                 "/v1/knowledge-bases",
-                json={"name": name, "embedding": {"provider": "local", "variant": args.variant}},
+                json={
+                    "name": name,
+                    "embedding": {"provider": "local", "variant": args.variant},
+                    "chunking": args.chunking,
+                },
             )
             created.raise_for_status()
             kb = created.json()["id"]
@@ -311,25 +378,30 @@ def main() -> None:
             ndcg, recall, ms = run(http, kb, queries, qrels, external, {"top_k": 100, **body})
             rows.append((name, ndcg, recall, ms))
             print(f"{name:50s} nDCG@10 {ndcg:.4f}  Recall@100 {recall:.4f}  {ms:6.1f} ms/query")
-    table = render(rows, args, len(queries), ingest_s)
+    table = render(rows, args, len(queries), len(corpus), ingest_s)
     print(table)
     if args.write:
-        write_section(table)
+        write_section(table, *markers(args.data.name))
 
 
 def render(
-    rows: list[tuple[str, float, float, float]], args: argparse.Namespace, n: int, ingest_s: float
+    rows: list[tuple[str, float, float, float]],
+    args: argparse.Namespace,
+    n: int,
+    documents: int,
+    ingest_s: float,
 ) -> str:
     how = (
         "one chunk per document, chunk bulk API"
         if args.ingest == "chunks"
-        else "documents API, chunked by the pipeline"
+        else "JSON text documents through `POST .../documents`, chunked by the pipeline"
     )
+    settings = f", chunking `{json.dumps(args.chunking)}`" if args.chunking else ""
     lines = [
-        "## Search quality: BEIR SciFact (`scripts/eval`)",
+        f"## Search quality: BEIR {args.data.name} (`scripts/eval`)",
         "",
-        f"{n} test queries, 5,183 documents; all-MiniLM-L6-v2 ({args.variant}), ingested through "
-        f"the HTTP API ({how}) "
+        f"{n} test queries, {documents:,} documents; all-MiniLM-L6-v2 ({args.variant}), "
+        f"ingested through the HTTP API ({how}{settings}) "
         f"in {ingest_s:.0f} s; top_k 100, candidates 100 per side, every other setting default. "
         "nDCG@10 and Recall@100 as trec_eval computes them; a document ranks at its best chunk.",
         "",
@@ -339,10 +411,12 @@ def render(
         "| --- | --- | --- | --- |",
         *[f"| {name} | {ndcg:.4f} | {recall:.4f} | {ms:.1f} |" for name, ndcg, recall, ms in rows],
         "",
-        "Reference on this machine (docs/../shared/eval/README.md): BM25 (bm25s, stemmed) 0.679, "
-        "dense all-MiniLM-L6-v2 fp32 0.645, RRF 0.713, min-max weighted 0.5 0.730.",
+        "BM25 on the same corpus: the `scripts/bm25` section below.",
         "",
-        f"Command: `scripts/eval --ingest {args.ingest} --variant {args.variant}"
+        f"Command: `scripts/eval --data {args.data} --ingest {args.ingest} "
+        f"--variant {args.variant}"
+        + (f" --chunking '{json.dumps(args.chunking)}'" if args.chunking else "")
+        + (f" --sample {args.sample}" if args.sample else "")
         + (" --through evaluations" if args.through == "evaluations" else "")
         + " --write`.",
     ]

@@ -10,6 +10,7 @@ import httpx
 import numpy as np
 import pytest
 
+from app.chunks.embedding import embedding_input
 from tests.fakes import FakeEmbedders
 from tests.helpers import wait_ready
 
@@ -159,3 +160,72 @@ async def test_another_endpoint_is_another_model(
         assert put.json()["embedded"] is True
     # `two` computed it again; `same` reused `one`'s.
     assert calls(embedders, 8) == [TEXT, TEXT]
+
+
+async def test_chunks_are_embedded_under_their_title_and_section_path(
+    client: httpx.AsyncClient, embedders: FakeEmbedders
+) -> None:
+    """The model reads a chunk's context header; its stored text stays the document's words,
+    and the reuse key follows what the model read."""
+    base = await create_kb(client, "c1")
+    uploaded = await client.post(
+        f"{base}/documents",
+        params={"wait": "true"},
+        json={"text": "# Dosage\n\nTwo tablets a day.", "title": "Aspirin", "format": "markdown"},
+    )
+    document = await wait_ready(client, f"{base}/documents/{uploaded.json()['id']}")
+    (chunk,) = (await client.get(f"{base}/documents/{document['id']}/chunks")).json()["items"]
+    assert "Aspirin" not in chunk["text"]
+    (read,) = calls(embedders)
+    assert read.startswith("Aspirin\n")
+    assert read.endswith(chunk["text"])
+
+    # The same text under another title is another input: embedded again, not reused.
+    put = await client.put(
+        f"{base}/chunks/{uuid.uuid4()}",
+        json={"text": chunk["text"], "doc_id": "b", "doc_title": "Ibuprofen"},
+    )
+    assert put.json()["embedded"] is True
+    assert calls(embedders)[-1] == f"Ibuprofen\n\n{chunk['text']}"
+    # A backfill reads the same header as the chunk API.
+    embedders.down = True
+    await client.put(
+        f"{base}/chunks/{uuid.uuid4()}",
+        json={"text": TEXT, "doc_id": "c", "doc_title": "Manual", "section_titles": ["Depth"]},
+    )
+    embedders.down = False
+    started = await client.post(f"{base}/chunks/embed")
+    job_url = f"{base}/jobs/{started.json()['job']['id']}"
+    for _ in range(200):
+        if (await client.get(job_url)).json()["status"] in ("succeeded", "failed"):
+            break
+        await asyncio.sleep(0.05)
+    assert calls(embedders)[-1] == f"Manual\nDepth\n\n{TEXT}"
+
+
+async def test_the_context_header_can_be_turned_off(
+    client: httpx.AsyncClient, embedders: FakeEmbedders
+) -> None:
+    base = await create_kb(client, "c1", chunking={"context_header": False})
+    uploaded = await client.post(
+        f"{base}/documents",
+        params={"wait": "true"},
+        json={"text": TEXT, "title": "Manual", "format": "text"},
+    )
+    await wait_ready(client, f"{base}/documents/{uploaded.json()['id']}")
+    assert calls(embedders) == [TEXT]
+
+
+def test_the_header_leaves_out_what_the_text_already_says() -> None:
+    assert embedding_input("Aspirin dosage. Two a day.", title="Aspirin", section_titles=[]) == (
+        "Aspirin dosage. Two a day."
+    )
+    assert embedding_input("Two a day.", title="Aspirin", section_titles=["Aspirin", "Dosage"]) == (
+        "Aspirin\nDosage\n\nTwo a day."
+    )
+    assert embedding_input("Two a day.", title=None, section_titles=["Use", "Dosage"]) == (
+        "Use > Dosage\n\nTwo a day."
+    )
+    assert embedding_input("Two a day.", title="Aspirin", section_titles=[], header=False) == (
+        "Two a day."
+    )

@@ -122,7 +122,8 @@ async def test_chunks_alone_are_embedded_and_the_document_has_no_tree(
     stored = await chunks_of(client, "plain", document["id"])
     assert [c["metadata"] for c in stored] == [{"source": "notes"}, {"own": True}]
     assert [(c["chunk_index"], c["doc_title"]) for c in stored] == [(0, "Notes"), (7, "Notes")]
-    expected = embedders.by_dimensions[384].vector("first note about leave")
+    # Embedded as every chunk is: under its document's title (the context header).
+    expected = embedders.by_dimensions[384].vector("Notes\n\nfirst note about leave")
     assert max(abs(a - b) for a, b in zip(stored[0]["vector"], expected, strict=True)) < 1e-6
     assert (await client.get(f"{docs('plain')}/{document['id']}/tree")).status_code == 409
     exported = (await client.get(f"{docs('plain')}/{document['id']}/export")).json()

@@ -8,16 +8,24 @@ from dataclasses import dataclass
 from sqlalchemy import select, text
 
 from app.chunks.batching import Batchers
-from app.chunks.embedding import EmbedderFactory
+from app.chunks.embedding import (
+    EmbedderFactory,
+    embedding_input,
+    text_sha256,
+    wants_context_header,
+)
 from app.config import Settings
 from app.db.engine import Database
 from app.jobs import repository as jobs_repository
 from app.models import Chunk, Job, KnowledgeBase
 
+# The reuse key follows what the model read: a chunk copied from a knowledge base that
+# embedded it under another header (or none) gets the hash of this one's input.
 SET_VECTORS = text(
     "UPDATE chunks c SET embedding = CAST(v.vector AS vector), embedding_computed = true, "
-    "embedded_at = now(), updated_at = now() "
-    "FROM unnest(CAST(:ids AS uuid[]), CAST(:vectors AS text[])) AS v(id, vector) "
+    "text_sha256 = v.sha, embedded_at = now(), updated_at = now() "
+    "FROM unnest(CAST(:ids AS uuid[]), CAST(:vectors AS text[]), CAST(:hashes AS text[])) "
+    "AS v(id, vector, sha) "
     "WHERE c.id = v.id AND c.knowledge_base_id = :kb AND c.embedding IS NULL"
 )
 REFRESH_DOCUMENTS = text(
@@ -53,12 +61,13 @@ class Backfiller:
                 )
             return
         batcher = self.batchers.get(embedder)
+        header = wants_context_header(kb.chunking)
         after = uuid.UUID(int=0)
         while True:
             async with self.database.transaction() as session:
                 rows = (
                     await session.execute(
-                        select(Chunk.id, Chunk.text)
+                        select(Chunk.id, Chunk.text, Chunk.doc_title, Chunk.section_titles)
                         .where(
                             Chunk.knowledge_base_id == kb.id,
                             Chunk.embedding.is_(None),
@@ -70,8 +79,14 @@ class Backfiller:
                 ).all()
             if not rows:
                 break
+            inputs = [
+                embedding_input(
+                    row.text, title=row.doc_title, section_titles=row.section_titles, header=header
+                )
+                for row in rows
+            ]
             try:
-                vectors = await batcher.embed([row.text for row in rows])
+                vectors = await batcher.embed(inputs)
             except Exception as exc:
                 await self._retry_or_fail(job, f"embedder failed: {exc}")
                 return
@@ -81,6 +96,7 @@ class Backfiller:
                     {
                         "ids": [row.id for row in rows],
                         "vectors": [vector_literal(list(v)) for v in vectors],
+                        "hashes": [text_sha256(read) for read in inputs],
                         "kb": kb.id,
                     },
                 )

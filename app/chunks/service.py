@@ -13,7 +13,13 @@ from sqlalchemy import ColumnElement, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks import repository
-from app.chunks.embedding import DocumentEmbedder, embed_texts, text_sha256
+from app.chunks.embedding import (
+    DocumentEmbedder,
+    embed_texts,
+    embedding_input,
+    text_sha256,
+    wants_context_header,
+)
 from app.chunks.repository import ChunkRow
 from app.chunks.schemas import (
     ChunkBulkItem,
@@ -177,8 +183,16 @@ async def upsert_many(
     # Before anything is written: while a remote embedder answers (or times out), the request's
     # transaction holds no lock that other writers would wait on.
     to_embed = [position for position, item in enumerate(items) if item.vector is None]
+    # What the model reads for each chunk, as ingestion embeds its chunks: the reuse key.
+    header = wants_context_header(kb.chunking)
+    inputs = [
+        embedding_input(
+            item.text, title=item.doc_title, section_titles=item.section_titles, header=header
+        )
+        for item in items
+    ]
     vectors, embedding_error = await embed_or_none(
-        session, kb, [items[p].text for p in to_embed], embedder
+        session, kb, [inputs[p] for p in to_embed], embedder
     )
     computed = dict(zip(to_embed, vectors, strict=True))
     titles = {item.doc_id: item.doc_title for item in items if item.doc_title}
@@ -194,7 +208,7 @@ async def upsert_many(
             document_id=documents[item.doc_id],
             chunk_index=item.chunk_index,
             text=item.text,
-            text_sha256=text_sha256(item.text),
+            text_sha256=text_sha256(inputs[position]),
             node_path=item.node_path,
             depth=item.depth,
             leaf_node_id=item.leaf_node_id,

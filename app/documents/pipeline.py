@@ -23,7 +23,13 @@ from app.chunks import repository as chunks_repository
 from app.chunks.backfill import Backfiller
 from app.chunks.batching import Batchers
 from app.chunks.deferred_index import IndexBuilder
-from app.chunks.embedding import DocumentEmbedder, EmbedderFactory, cached_vectors, text_sha256
+from app.chunks.embedding import (
+    DocumentEmbedder,
+    EmbedderFactory,
+    cached_vectors,
+    embedding_input,
+    text_sha256,
+)
 from app.chunks.repository import ChunkRow
 from app.config import Settings
 from app.db.engine import Database
@@ -80,6 +86,12 @@ def token_counter(embedder: DocumentEmbedder | None) -> tuple[TokenCounter, int]
     return EstimatingCounter(), window
 
 
+def document_title(document: Document, parsed: ParsedDocument) -> str:
+    """The title a document's chunks carry (and are embedded under): the upload's, the file's
+    own, or its file name."""
+    return document.title or parsed.title or document.filename or ""
+
+
 def is_transient(exc: BaseException) -> bool:
     return bool(getattr(exc, "transient", False))
 
@@ -93,6 +105,10 @@ class Work:
     source: bytes | None
     parsed: ParsedDocument | None = None
     drafts: list[ChunkDraft] = field(default_factory=list)
+    # Per draft, the hash of what the model reads for it (its context header and text): the
+    # key under which its vector is reused.
+    hashes: list[str] = field(default_factory=list)
+    inputs: dict[str, str] = field(default_factory=dict)
     vectors: list[list[float] | None] = field(default_factory=list)
     embed_error: str | None = None
 
@@ -140,6 +156,17 @@ class Ingestor:
             assert work.parsed is not None
             config = ChunkingConfig(**{**kb.chunking, **(work.job.payload.get("chunking") or {})})
             work.drafts = chunk_document(work.parsed, config, counter, embedder_window=window)
+            title = document_title(work.document, work.parsed)
+            work.hashes, work.inputs = [], {}
+            for draft in work.drafts:
+                read = embedding_input(
+                    draft.text,
+                    title=title,
+                    section_titles=draft.section_titles,
+                    header=config.context_header,
+                )
+                work.hashes.append(text_sha256(read))
+                work.inputs[work.hashes[-1]] = read
 
         with stage("chunk"):
             works = await self._each(works, unsettled, chunk)
@@ -303,15 +330,11 @@ class Ingestor:
         if embedder is None or not works:
             await self._store_all(kb, works, unsettled)
             return
-        hashes = {work.job.id: [text_sha256(draft.text) for draft in work.drafts] for work in works}
+        hashes = {work.job.id: work.hashes for work in works}
         async with self.database.transaction() as session:
             known = await cached_vectors(session, kb, [h for each in hashes.values() for h in each])
         pending = sorted(works, key=lambda work: len(work.drafts))
-        texts = {
-            h: draft.text
-            for work in pending
-            for h, draft in zip(hashes[work.job.id], work.drafts, strict=True)
-        }
+        texts = {h: read for work in pending for h, read in work.inputs.items()}
         missing = [h for h in texts if h not in known]
         batch = self.settings.embed_batch_size
         start = 0
@@ -426,7 +449,7 @@ class Ingestor:
                 document = documents[work.document.id]
                 parsed = work.parsed
                 assert parsed is not None
-                title = document.title or parsed.title or document.filename or ""
+                title = document_title(document, parsed)
                 if parsed.metadata:
                     # What the file says of itself (an e-mail's headers) under what the
                     # uploader said: the upload's keys win on a clash.
@@ -546,7 +569,7 @@ class Ingestor:
                 document_id=document.id,
                 chunk_index=draft.chunk_index,
                 text=draft.text,
-                text_sha256=text_sha256(draft.text),
+                text_sha256=sha,
                 node_path=draft.node_path,
                 depth=draft.depth,
                 leaf_node_id=draft.leaf_node_id,
@@ -563,7 +586,7 @@ class Ingestor:
                 embedding_computed=vector is not None,
                 spans=[span.model_dump() for span in draft.spans] or None,
             )
-            for draft, vector in zip(work.drafts, work.vectors, strict=True)
+            for draft, vector, sha in zip(work.drafts, work.vectors, work.hashes, strict=True)
         ]
 
     async def _fail(self, job: Job, error: str) -> None:

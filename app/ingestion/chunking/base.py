@@ -43,6 +43,9 @@ class ChunkingConfig(BaseModel):
     min_tokens: int = Field(default=32, ge=0)
     rows_per_chunk: int | None = Field(default=None, ge=1)
     include_headings: bool = False
+    # Chunks are embedded under their document's title and section path (not stored in their
+    # `text`); false embeds the text alone. app/chunks/embedding.py.
+    context_header: bool = True
     # `recursive` and `markdown`: the longest chunk in characters, and the separators tried
     # in order (None: paragraph, line, sentence, word). Their `overlap_chars` defaults to 50.
     max_chars: int = Field(default=512, ge=16, le=100_000)
