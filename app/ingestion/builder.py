@@ -49,6 +49,24 @@ class _Draft:
     confidence: float | None = None
 
 
+# Nodes are built with `model_construct`, not validated: the builder makes every field from
+# ranges it has checked, and validating a tree of 100,000 sentences doubled its memory (each
+# node got its own set of the field names it was given; here nodes of one shape share one).
+# A shared set is never changed: the nodes are frozen, and `model_copy` copies it first.
+# The fields given are those validating the same dict would mark as set, so a node dumps the
+# same either way (`exclude_unset` included).
+_RANGE_FIELDS = {"start_offset", "end_offset"}
+_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+
+
+def _fields_set(fields: dict[str, object], *more: str) -> set[str]:
+    key = frozenset((*fields, *more))
+    shared = _FIELD_SETS.get(key)
+    if shared is None:
+        shared = _FIELD_SETS[key] = set(key)
+    return shared
+
+
 class _Freezer:
     def __init__(self, text: str, page_offsets: Sequence[int] | None) -> None:
         self.text = text
@@ -62,7 +80,9 @@ class _Freezer:
         page_start, page_end = self.pages(draft.start, draft.end)
         fields: dict[str, object] = {
             "node_id": make_node_id(self.digest, draft.kind, draft.start, draft.end, path),
-            "range": NodeRange(start_offset=draft.start, end_offset=draft.end),
+            "range": NodeRange.model_construct(
+                _RANGE_FIELDS, start_offset=draft.start, end_offset=draft.end
+            ),
             "text": self.text[draft.start : draft.end],
             "page_start": page_start,
             "page_end": page_end,
@@ -75,11 +95,17 @@ class _Freezer:
         fields = self.common(draft, path)
         kids = [self.child(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
         if draft.kind is NodeKind.SENTENCE:
-            return SentenceNode.model_validate(fields)
+            return SentenceNode.model_construct(_fields_set(fields), **fields)
         if draft.kind is NodeKind.PARAGRAPH:
-            return ParagraphNode.model_validate({**fields, "children": kids})
-        return SectionNode.model_validate(
-            {**fields, "title": draft.title, "level": draft.level, "children": kids}
+            return ParagraphNode.model_construct(
+                _fields_set(fields, "children"), **fields, children=kids
+            )
+        return SectionNode.model_construct(
+            _fields_set(fields, "title", "level", "children"),
+            **fields,
+            title=draft.title,
+            level=draft.level,
+            children=kids,
         )
 
 
@@ -139,7 +165,9 @@ def build_tree(
     freezer = _Freezer(text, page_offsets)
     fields = freezer.common(root, "")
     kids = [freezer.child(kid, str(i)) for i, kid in enumerate(root.children)]
-    return DocumentNode.model_validate({**fields, "title": title, "children": kids})
+    return DocumentNode.model_construct(
+        _fields_set(fields, "title", "children"), **fields, title=title, children=kids
+    )
 
 
 def _close_sections(open_sections: list[_Draft], level: int) -> None:
