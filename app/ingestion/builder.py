@@ -6,7 +6,7 @@ import bisect
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from app.ingestion import segment
 from app.ingestion.tree import (
@@ -59,7 +59,7 @@ _RANGE_FIELDS = {"start_offset", "end_offset"}
 _FIELD_SETS: dict[frozenset[str], set[str]] = {}
 
 
-def _fields_set(fields: dict[str, object], *more: str) -> set[str]:
+def _fields_set(fields: dict[str, Any], *more: str) -> set[str]:
     key = frozenset((*fields, *more))
     shared = _FIELD_SETS.get(key)
     if shared is None:
@@ -76,9 +76,9 @@ class _Freezer:
     def pages(self, start: int, end: int) -> tuple[int | None, int | None]:
         return page_span(self.page_offsets, start, end)
 
-    def common(self, draft: _Draft, path: str) -> dict[str, object]:
+    def common(self, draft: _Draft, path: str) -> dict[str, Any]:
         page_start, page_end = self.pages(draft.start, draft.end)
-        fields: dict[str, object] = {
+        fields: dict[str, Any] = {
             "node_id": make_node_id(self.digest, draft.kind, draft.start, draft.end, path),
             "range": NodeRange.model_construct(
                 _RANGE_FIELDS, start_offset=draft.start, end_offset=draft.end
@@ -91,15 +91,20 @@ class _Freezer:
             fields["confidence"] = draft.confidence
         return fields
 
-    def child(self, draft: _Draft, path: str) -> ChildNode:
+    def sentence(self, draft: _Draft, path: str) -> SentenceNode:
         fields = self.common(draft, path)
-        kids = [self.child(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
+        return SentenceNode.model_construct(_fields_set(fields), **fields)
+
+    def child(self, draft: _Draft, path: str) -> ChildNode:
         if draft.kind is NodeKind.SENTENCE:
-            return SentenceNode.model_construct(_fields_set(fields), **fields)
+            return self.sentence(draft, path)
+        fields = self.common(draft, path)
         if draft.kind is NodeKind.PARAGRAPH:
+            sentences = [self.sentence(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
             return ParagraphNode.model_construct(
-                _fields_set(fields, "children"), **fields, children=kids
+                _fields_set(fields, "children"), **fields, children=sentences
             )
+        kids = [self.child(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
         return SectionNode.model_construct(
             _fields_set(fields, "title", "level", "children"),
             **fields,
