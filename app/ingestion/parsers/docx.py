@@ -139,7 +139,7 @@ class _Opened:
 
     def items(self) -> Iterator[Paragraph | Table]:
         """The body's paragraphs and tables in order, as `Document.iter_inner_content` gives
-        them (direct children of `w:body` only), each freed once the next is read."""
+        them (direct children of `w:body` only), each dropped from the tree once read."""
         assert self.body_xml is not None
         xml, self.body_xml = self.body_xml, None
         parent = self.document._body
