@@ -153,6 +153,9 @@ def build_tree(
             continue
         if not (0 <= block.start < block.end <= len(text)):
             raise ValueError(f"block range {block.start}..{block.end} is outside the text")
+        # What validating the nodes checked, which `model_construct` does not.
+        if not 0 <= block.level <= 9 or not 0 <= (block.confidence or 0) <= 1:
+            raise ValueError(f"block level {block.level} or confidence {block.confidence}")
         if block.kind == "heading":
             _close_sections(open_sections, block.level)
             node = _Draft(
