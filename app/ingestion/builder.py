@@ -6,7 +6,7 @@ import bisect
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from app.ingestion import segment
 from app.ingestion.tree import (
@@ -49,6 +49,24 @@ class _Draft:
     confidence: float | None = None
 
 
+# Nodes are built with `model_construct`, not validated: the builder makes every field from
+# ranges it has checked, and validating a tree of 100,000 sentences doubled its memory (each
+# node got its own set of the field names it was given; here nodes of one shape share one).
+# A shared set is never changed: the nodes are frozen, and `model_copy` copies it first.
+# The fields given are those validating the same dict would mark as set, so a node dumps the
+# same either way (`exclude_unset` included).
+_RANGE_FIELDS = {"start_offset", "end_offset"}
+_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+
+
+def _fields_set(fields: dict[str, Any], *more: str) -> set[str]:
+    key = frozenset((*fields, *more))
+    shared = _FIELD_SETS.get(key)
+    if shared is None:
+        shared = _FIELD_SETS[key] = set(key)
+    return shared
+
+
 class _Freezer:
     def __init__(self, text: str, page_offsets: Sequence[int] | None) -> None:
         self.text = text
@@ -58,11 +76,13 @@ class _Freezer:
     def pages(self, start: int, end: int) -> tuple[int | None, int | None]:
         return page_span(self.page_offsets, start, end)
 
-    def common(self, draft: _Draft, path: str) -> dict[str, object]:
+    def common(self, draft: _Draft, path: str) -> dict[str, Any]:
         page_start, page_end = self.pages(draft.start, draft.end)
-        fields: dict[str, object] = {
+        fields: dict[str, Any] = {
             "node_id": make_node_id(self.digest, draft.kind, draft.start, draft.end, path),
-            "range": NodeRange(start_offset=draft.start, end_offset=draft.end),
+            "range": NodeRange.model_construct(
+                _RANGE_FIELDS, start_offset=draft.start, end_offset=draft.end
+            ),
             "text": self.text[draft.start : draft.end],
             "page_start": page_start,
             "page_end": page_end,
@@ -71,15 +91,26 @@ class _Freezer:
             fields["confidence"] = draft.confidence
         return fields
 
-    def child(self, draft: _Draft, path: str) -> ChildNode:
+    def sentence(self, draft: _Draft, path: str) -> SentenceNode:
         fields = self.common(draft, path)
-        kids = [self.child(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
+        return SentenceNode.model_construct(_fields_set(fields), **fields)
+
+    def child(self, draft: _Draft, path: str) -> ChildNode:
         if draft.kind is NodeKind.SENTENCE:
-            return SentenceNode.model_validate(fields)
+            return self.sentence(draft, path)
+        fields = self.common(draft, path)
         if draft.kind is NodeKind.PARAGRAPH:
-            return ParagraphNode.model_validate({**fields, "children": kids})
-        return SectionNode.model_validate(
-            {**fields, "title": draft.title, "level": draft.level, "children": kids}
+            sentences = [self.sentence(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
+            return ParagraphNode.model_construct(
+                _fields_set(fields, "children"), **fields, children=sentences
+            )
+        kids = [self.child(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
+        return SectionNode.model_construct(
+            _fields_set(fields, "title", "level", "children"),
+            **fields,
+            title=draft.title,
+            level=draft.level,
+            children=kids,
         )
 
 
@@ -122,6 +153,9 @@ def build_tree(
             continue
         if not (0 <= block.start < block.end <= len(text)):
             raise ValueError(f"block range {block.start}..{block.end} is outside the text")
+        # What validating the nodes checked, which `model_construct` does not.
+        if not 0 <= block.level <= 9 or not 0 <= (block.confidence or 0) <= 1:
+            raise ValueError(f"block level {block.level} or confidence {block.confidence}")
         if block.kind == "heading":
             _close_sections(open_sections, block.level)
             node = _Draft(
@@ -139,7 +173,9 @@ def build_tree(
     freezer = _Freezer(text, page_offsets)
     fields = freezer.common(root, "")
     kids = [freezer.child(kid, str(i)) for i, kid in enumerate(root.children)]
-    return DocumentNode.model_validate({**fields, "title": title, "children": kids})
+    return DocumentNode.model_construct(
+        _fields_set(fields, "title", "children"), **fields, title=title, children=kids
+    )
 
 
 def _close_sections(open_sections: list[_Draft], level: int) -> None:

@@ -13,9 +13,11 @@ from app.kit.errors import PayloadTooLarge, UnprocessableDocument
 from app.kit.strings import Metadata
 
 # Peak memory of ingesting one character of extracted text (its tree nodes, chunks, token
-# offsets, the stored tree's JSON), and of parsing one byte of DOCX XML into lxml's tree, as
-# `scripts/bench-ingest --memory` measured them with some margin (docs/benchmarks.md).
-BYTES_PER_TEXT_CHAR = 48
+# offsets), as `scripts/bench-ingest --memory` measured it with some margin: at most about 26
+# bytes in any format (docs/benchmarks.md). A DOCX body's XML is streamed and costs about
+# its own size while it is read; its limit stays at ten bytes per byte of it, so a
+# body of junk XML is still refused from the zip's directory before any of it is inflated.
+BYTES_PER_TEXT_CHAR = 32
 BYTES_PER_XML_BYTE = 10
 
 
@@ -43,7 +45,7 @@ class ParseLimits(BaseModel):
     max_ocr_seconds: float = Field(default=600.0, gt=0)
     # Records of a JSON or JSONL document, messages nested in an e-mail.
     max_records: int = Field(default=1_000_000, gt=0)
-    # The one XML part of a DOCX that is parsed whole (lxml holds about 8 bytes per byte).
+    # The one XML part of a DOCX that is held whole (as bytes, while it is streamed).
     max_docx_xml_bytes: int = Field(default=64 * 1024 * 1024, gt=0)
     # The memory ceiling these limits were derived from (`within`), named in errors.
     memory_bytes: int | None = None
