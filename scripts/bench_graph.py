@@ -8,6 +8,10 @@
    unique, with synthetic 384-d vectors, written with COPY into a temporary embedded Postgres.
    Then standard and quick graph searches (SciFact claims as queries) in a transaction scoped
    like a request's, as a key with principals (the access-list joins in the plan): p50 / p95.
+   Each search step (app/graph/search_repository.py and the growth's reads) is timed too:
+   the median per step says where a mode's time goes. Then the knowledge base's HNSW indexes
+   on name and fact vectors are built (app/graph/vector_index.py) and both modes measured
+   again over the same graph and queries.
 3. The cost the graph adds to ingesting a knowledge base that has it off: the settings check
    the store step makes per batch.
 """
@@ -26,10 +30,11 @@ import time
 import timeit
 import uuid
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from pgvector.asyncpg import register_vector
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -38,17 +43,19 @@ from app.config import Settings  # noqa: E402
 from app.db.embedded import EmbeddedPostgres  # noqa: E402
 from app.db.engine import Database  # noqa: E402
 from app.db.migrate import upgrade_to_head  # noqa: E402
-from app.graph import retrieval  # noqa: E402
+from app.graph import repository as graph_repository  # noqa: E402
+from app.graph import retrieval, search_repository  # noqa: E402
+from app.graph import vector_index as graph_vector_index  # noqa: E402
 from app.graph.enrich import enrich_tree  # noqa: E402
 from app.graph.extraction import ChunkInput  # noqa: E402
 from app.graph.local import extract_sync, nlp  # noqa: E402
 from app.graph.repository import Visibility  # noqa: E402
-from app.graph.settings import EnrichmentSettings, wants_stage  # noqa: E402
+from app.graph.settings import EnrichmentSettings, GraphSettings, wants_stage  # noqa: E402
 from app.graph.stage import merge  # noqa: E402
 from app.ingestion.parse import parse_document  # noqa: E402
 from app.knowledge_bases import service as knowledge_bases  # noqa: E402
 from app.knowledge_bases.schemas import EmbeddingConfig, KnowledgeBaseCreate  # noqa: E402
-from app.models import Project  # noqa: E402
+from app.models import KnowledgeBase, Project  # noqa: E402
 
 DATA = Path("/work/shared/eval/scifact")
 for candidate in (ROOT.parent / "shared" / "eval" / "scifact", DATA):
@@ -121,7 +128,9 @@ async def build_graph(
             session,
             project_id=project.id,
             data=KnowledgeBaseCreate(
-                name="graphbench", embedding=EmbeddingConfig(provider="none", dimensions=DIMS)
+                name="graphbench",
+                embedding=EmbeddingConfig(provider="none", dimensions=DIMS),
+                graph=GraphSettings(enabled=True),
             ),
         )
         documents = [uuid.uuid4() for _ in range(max(1, chunks // PER_DOC))]
@@ -257,6 +266,117 @@ async def build_graph(
     return kb.id, project.id
 
 
+STEPS: dict[str, list[float]] = {}
+BUDGET_MS = search_repository.TRIGRAM_STEP_BUDGET_MS
+EXPLAIN = False
+TIMED_STEPS = (
+    (search_repository, "pattern_nodes"),
+    (search_repository, "pattern_edges"),
+    (search_repository, "trigram_nodes"),
+    (search_repository, "trigram_edges"),
+    (search_repository, "vector_nodes"),
+    (search_repository, "vector_edges"),
+    (graph_repository, "entities_by_id"),
+    (graph_repository, "relations"),
+)
+
+
+def time_steps() -> None:
+    """Wrap the search steps so that each call's time is recorded under its name."""
+    for module, name in TIMED_STEPS:
+        step = getattr(module, name)
+
+        async def wrapped(*args: object, _step=step, _name=name, **kwargs: object) -> object:  # type: ignore[no-untyped-def]
+            started = time.perf_counter()
+            try:
+                return await _step(*args, **kwargs)
+            finally:
+                STEPS.setdefault(_name, []).append((time.perf_counter() - started) * 1000)
+
+        setattr(module, name, wrapped)
+
+
+async def build_indexes(db: Database, kb_id: uuid.UUID) -> None:
+    async with db.transaction() as session:
+        kb = await session.get(KnowledgeBase, kb_id)
+        assert kb is not None
+        await session.execute(text("SET LOCAL maintenance_work_mem = '2GB'"))
+        for vectors in graph_vector_index.INDEXED:
+            started = time.perf_counter()
+            await session.execute(
+                text(graph_vector_index.create_index_sql(vectors, kb, concurrently=False))
+            )
+            print(f"HNSW index on {vectors.table}: built in {time.perf_counter() - started:.0f} s")
+
+
+async def measure_modes(
+    db: Database,
+    kb: uuid.UUID,
+    project: uuid.UUID,
+    queries: list[str],
+    vectors: np.ndarray,
+    n: int,
+    label: str,
+) -> None:
+    for mode in ("standard", "standard, no step budget", "quick"):
+        search = mode.split(",")[0]
+        # 0: no statement timeout, every threshold runs to the end (as before the budget).
+        budget = 0 if "no step budget" in mode else BUDGET_MS
+        search_repository.TRIGRAM_STEP_BUDGET_MS = budget
+        if EXPLAIN:
+            await explain(db, kb, project, search, queries[1], [float(x) for x in vectors[1]])
+        await timed(db, kb, project, search, queries[0], [float(x) for x in vectors[0]])
+        STEPS.clear()
+        times = [
+            await timed(
+                db, kb, project, search, queries[i % len(queries)], [float(x) for x in vectors[i]]
+            )
+            for i in range(n)
+        ]
+        search_repository.TRIGRAM_STEP_BUDGET_MS = BUDGET_MS
+        times.sort()
+        print(
+            f"graph search {mode} ({label}): p50 {statistics.median(times):.0f} ms, "
+            f"p95 {times[int(0.95 * (len(times) - 1))]:.0f} ms over {len(times)} queries"
+        )
+        steps = ", ".join(
+            f"{name} {statistics.median(ms):.0f} ms x{len(ms) / n:.1f}"
+            for name, ms in STEPS.items()
+        )
+        print(f"  per step (median per call, calls per query): {steps}")
+
+
+async def explain(
+    db: Database, kb: uuid.UUID, project: uuid.UUID, mode: str, query: str, vector: list[float]
+) -> None:
+    """EXPLAIN ANALYZE of every statement one search sends, replayed in order in a transaction
+    scoped like the request's (the app role, its settings and search_path)."""
+    sent: list[tuple[str, Any]] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        sent.append((statement, parameters))
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        await timed(db, kb, project, mode, query, vector)
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
+    print(f"--- EXPLAIN ANALYZE, {mode}: {query}")
+    async with db.transaction(project_id=project) as session:
+        connection = await session.connection()
+        for statement, parameters in sent:
+            if not statement.lstrip().upper().startswith(("SELECT", "WITH")) or (
+                "set_config(" in statement
+            ):
+                await connection.exec_driver_sql(statement, parameters)
+                continue
+            plan = await connection.exec_driver_sql(
+                "EXPLAIN (ANALYZE, BUFFERS) " + statement, parameters
+            )
+            print(" ".join(statement.split())[:300])
+            print("\n".join(row[0] for row in plan))
+
+
 async def timed(
     db: Database, kb: uuid.UUID, project: uuid.UUID, mode: str, query: str, vector: list[float]
 ) -> float:
@@ -302,35 +422,31 @@ async def main_async(args: argparse.Namespace) -> None:
             print(f"loaded in {time.perf_counter() - started:.0f} s")
             queries = claims()
             vectors = vec(rng, args.queries)
-            for mode in ("standard", "quick"):
-                await timed(db, kb, project, mode, queries[0], [float(x) for x in vectors[0]])
-                times = [
-                    await timed(
-                        db,
-                        kb,
-                        project,
-                        mode,
-                        queries[i % len(queries)],
-                        [float(x) for x in vectors[i]],
-                    )
-                    for i in range(args.queries)
-                ]
-                times.sort()
-                print(
-                    f"graph search {mode}: p50 {statistics.median(times):.0f} ms, "
-                    f"p95 {times[int(0.95 * (len(times) - 1))]:.0f} ms over {len(times)} queries"
-                )
+            time_steps()
+            await measure_modes(db, kb, project, queries, vectors, args.queries, "no vector index")
+            if not args.no_index:
+                await build_indexes(db, kb)
+                await measure_modes(db, kb, project, queries, vectors, args.queries, "HNSW")
             await db.dispose()
         finally:
             server.stop()
 
 
 def main() -> None:
+    global EXPLAIN
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--extract-chunks", type=int, default=200)
     parser.add_argument("--chunks", type=int, default=2_000, help="chunks' worth of graph")
     parser.add_argument("--queries", type=int, default=10)
-    asyncio.run(main_async(parser.parse_args()))
+    parser.add_argument(
+        "--explain", action="store_true", help="EXPLAIN ANALYZE one search's statements per mode"
+    )
+    parser.add_argument(
+        "--no-index", action="store_true", help="skip building the HNSW indexes and re-measuring"
+    )
+    args = parser.parse_args()
+    EXPLAIN = args.explain
+    asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":

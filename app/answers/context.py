@@ -15,6 +15,11 @@ from app.search.schemas import SearchHit
 MIN_TRIMMED_TOKENS = 40
 # Chunkers overlap neighbours by a few sentences at most; longer matches are coincidence.
 MAX_OVERLAP_CHARS = 1000
+# The knowledge graph's definitions and facts may take at most this share of the budget;
+# the sources get the rest. Unbounded, a graph's 15 definitions and 20 one-sentence facts
+# took most of the default 3,000 tokens: on SciFact the sources per answer fell from 6 to
+# 1.8 and their nDCG@10 from 0.73 to 0.45 (docs/graph.md, "Quality").
+GRAPH_SHARE = 0.25
 
 
 @dataclass(slots=True)
@@ -101,6 +106,28 @@ def _source_block(source: Source) -> str:
     return f"<source {' '.join(attributes)}>\n{_escape(source.text)}\n</source>"
 
 
+def _fit_graph(graph: GraphContext | None, budget: int) -> GraphContext | None:
+    """The graph's best definitions and facts (each list is ranked) that fit `budget` tokens,
+    taken alternately so that neither crowds out the other."""
+    if graph is None:
+        return None
+    fitted = GraphContext()
+    used = 0
+    pending = [(fitted.definitions, list(graph.definitions)), (fitted.facts, list(graph.facts))]
+    while any(rest for _kept, rest in pending):
+        for kept, rest in pending:
+            if not rest:
+                continue
+            item = rest.pop(0)
+            cost = estimate_tokens(_escape(item)) + 1
+            if used + cost > budget:
+                rest.clear()  # ranked: a later item that would fit is a worse one
+                continue
+            kept.append(item)
+            used += cost
+    return fitted
+
+
 def _graph_blocks(graph: GraphContext | None) -> list[str]:
     if graph is None:
         return []
@@ -137,6 +164,7 @@ def build_context(
         else:
             passages.append(_Passage(hits=[hit], score=hit.score))
 
+    graph = _fit_graph(graph, int(max_tokens * GRAPH_SHARE))
     graph_blocks = _graph_blocks(graph)
     budget = max_tokens - sum(estimate_tokens(b) for b in graph_blocks)
     sources: list[Source] = []

@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError
 from app.chunks.deferred_index import JOB_KIND, IndexBusy, build, try_drop
 from app.chunks.vector_index import has_index, index_name
 from app.db.engine import Database
+from app.graph import vector_index as graph_vector_index
 from app.models import Job, KnowledgeBase
 
 logger = logging.getLogger(__name__)
@@ -86,7 +87,8 @@ async def sweep(database: Database) -> tuple[int, int]:
     for kb in knowledge_bases:
         if kb.id not in valid and kb.id not in deferred and has_index(kb.embedding_dimensions):
             built += await build_index_of(database, kb)
-    return built, dropped
+    graph_built, graph_dropped = await graph_vector_index.sweep(database, knowledge_bases)
+    return built + graph_built, dropped + graph_dropped
 
 
 def _knowledge_base_of(name: str) -> uuid.UUID | None:

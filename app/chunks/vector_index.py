@@ -29,7 +29,7 @@ def vector_cast(dimensions: int) -> str:
     return f"{kind}({int(dimensions)})"
 
 
-def _opclass(dimensions: int) -> str:
+def opclass(dimensions: int) -> str:
     return "vector_cosine_ops" if dimensions <= MAX_VECTOR_INDEX_DIMS else "halfvec_cosine_ops"
 
 
@@ -45,7 +45,7 @@ def create_index_sql(
     return (
         f"CREATE INDEX {'CONCURRENTLY ' if concurrently else ''}{index_name(knowledge_base_id)} "
         f"ON public.chunks USING hnsw "
-        f"((embedding::{vector_cast(dimensions)}) {_opclass(dimensions)}) "
+        f"((embedding::{vector_cast(dimensions)}) {opclass(dimensions)}) "
         f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
         f"WHERE knowledge_base_id = '{knowledge_base_id}'"
     )

@@ -15,6 +15,7 @@ from app.auth.dependencies import (
 from app.chunks import index_upkeep
 from app.db.dependencies import DatabaseDep, SessionDep, replica_read
 from app.documents import repository as documents_repository
+from app.graph import vector_index as graph_vector_index
 from app.kit.bodies import require_json_body
 from app.kit.pagination import Page, PageParams, page_params
 from app.kit.problems import problem_responses
@@ -61,6 +62,8 @@ async def create_knowledge_base(
         kb = await session.get(KnowledgeBase, created.id)
     assert kb is not None
     await index_upkeep.build_index_of(database, kb)
+    if graph_vector_index.wants_index(kb):
+        await graph_vector_index.keep_up(database, kb)
     response.headers["Location"] = f"/v1/knowledge-bases/{created.id}"
     return created
 
@@ -101,9 +104,18 @@ async def get_knowledge_base(kb: KnowledgeBaseDep, session: SessionDep) -> Knowl
     dependencies=[require_json_body],
 )
 async def update_knowledge_base(
-    kb: KnowledgeBaseDep, data: KnowledgeBaseUpdate, session: SessionDep
+    kb: KnowledgeBaseDep,
+    data: KnowledgeBaseUpdate,
+    session: SessionDep,
+    database: DatabaseDep,
+    background: BackgroundTasks,
 ) -> KnowledgeBaseRead:
-    return await service.update(session, kb, data)
+    had_graph_index = graph_vector_index.wants_index(kb)
+    updated = await service.update(session, kb, data)
+    if graph_vector_index.wants_index(kb) != had_graph_index:
+        # After the commit, as a creation's index (app/graph/vector_index.py).
+        background.add_task(graph_vector_index.keep_up, database, kb)
+    return updated
 
 
 @router.delete(
@@ -125,6 +137,7 @@ async def delete_knowledge_base(
     await service.delete(session, kb)
     # After the commit, which comes before the response (app/db/dependencies.py).
     background.add_task(index_upkeep.drop_index_of, database, kb.id)
+    background.add_task(graph_vector_index.forget, database, kb.id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -161,4 +174,6 @@ async def copy_knowledge_base(
     target = await session.get(KnowledgeBase, copied.knowledge_base.id)
     assert target is not None
     background.add_task(index_upkeep.build_index_of, request.app.state.database, target)
+    if graph_vector_index.wants_index(target):
+        background.add_task(graph_vector_index.keep_up, request.app.state.database, target)
     return copied

@@ -9,7 +9,7 @@ import pytest
 
 from app.answers.analysis import lexical_analysis, parse_analysis, standalone_question
 from app.answers.citations import CitationTracker
-from app.answers.context import build_context
+from app.answers.context import GRAPH_SHARE, build_context
 from app.answers.extractive import compose
 from app.answers.retrieval import GraphContext
 from app.answers.schemas import ChatTurn, Intent, Source
@@ -197,6 +197,28 @@ def test_graph_definitions_and_facts_get_their_own_blocks() -> None:
     assert "<definitions>\nFalcon: the &lt;launch&gt; project\n</definitions>" in built.prompt
     assert "<facts>\nFalcon LAUNCHES_IN spring\n</facts>" in built.prompt
     assert built.prompt.index("</sources>") < built.prompt.index("<definitions>")
+
+
+def test_the_graph_takes_at_most_its_share_and_the_sources_keep_the_rest() -> None:
+    fact = "Falcon LAUNCHES_IN spring, as the launch plan for the whole programme says. " * 2
+    graph = GraphContext(
+        definitions=[f"Term {i}: a definition of the term {i}." for i in range(40)],
+        facts=[f"{fact}({i})" for i in range(40)],
+    )
+    hits = [
+        hit(f"Passage {i}. " + "Words of a passage. " * 100, index=i, path=[str(i)])
+        for i in range(8)
+    ]
+    alone = build_context(hits, max_tokens=3000)
+    built = build_context(hits, max_tokens=3000, graph=graph)
+    graph_part = built.prompt[built.prompt.index("<definitions>") :]
+    assert estimate_tokens(graph_part) <= 3000 * GRAPH_SHARE + 5
+    assert 0 < built.graph_items < 80
+    # The best of each kind, alternately: the first definition and the first fact are in.
+    assert "Term 0: a definition" in graph_part
+    assert "(0)" in graph_part
+    assert len(built.sources) >= len(alone.sources) - 2
+    assert built.tokens <= 3000 + 10
 
 
 class ScriptedClient:

@@ -173,3 +173,26 @@ async def test_descending_thresholds_give_exactly_the_top_rows_at_the_seeds_thre
     assert stepped == direct
     assert len(stepped[0]) == 6
     assert len(stepped[1]) == 8
+
+
+async def test_a_threshold_over_its_time_budget_leaves_the_rows_of_the_one_above(
+    graph: Graph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_repository, "TRIGRAM_STEP_BUDGET_MS", 100)
+    tried: list[float] = []
+
+    async with graph.app.state.database.transaction(project_id=graph.project) as session:
+
+        async def run(threshold: float) -> list[Any]:
+            tried.append(threshold)
+            if threshold < 0.5:  # a lower threshold whose recheck takes too long
+                await session.execute(text("SELECT pg_sleep(2)"))
+            return [f"row at {threshold}"]
+
+        rows = await search_repository._most_similar(session, 5, run)
+        # The transaction goes on, without the budget.
+        timeout = await session.scalar(text("SELECT current_setting('statement_timeout')"))
+        assert await session.scalar(text("SELECT 1")) == 1
+    assert rows == ["row at 0.5"]
+    assert tried == [0.5, 0.3]
+    assert timeout == "0"
