@@ -75,18 +75,26 @@ def claims() -> list[str]:
 
 def make_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
     centres = rng.standard_normal((1000, DIMS)).astype(np.float32)
-    vectors = centres[rng.integers(0, 1000, n)] + 0.6 * rng.standard_normal((n, DIMS)).astype(
-        np.float32
-    )
-    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    # Drawn as float32 and normalised in place: at 1M chunks a float64 draw alone is 3 GB.
+    vectors = rng.standard_normal((n, DIMS), dtype=np.float32)
+    vectors *= 0.6
+    vectors += centres[rng.integers(0, 1000, n)]
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors
+
+
+COPY_BATCH = 100_000  # rows per COPY: bounds the client's memory at 1M chunks
 
 
 async def load(
-    db: Database, n: int, rng: np.random.Generator
-) -> tuple[KnowledgeBase, tuple[np.ndarray, np.ndarray, dict[uuid.UUID, int]]]:
+    db: Database, n: int, rng: np.random.Generator, *, build_memory: str = "1GB"
+) -> tuple[KnowledgeBase, tuple[np.ndarray, np.ndarray, dict[uuid.UUID, int]], dict[str, float]]:
+    """Load `n` chunks with COPY, build the HNSW index once, settle; seconds of each phase."""
     pool = sentences()
     vectors = make_vectors(rng, n)
     per_doc = 50
+    phases: dict[str, float] = {}
+    started = time.perf_counter()
     async with db.transaction() as session:
         project = (await session.execute(Project.__table__.select())).first()
         assert project is not None
@@ -133,27 +141,40 @@ async def load(
         )
         starts = rng.integers(0, len(pool) - 3, n)
         lengths = rng.integers(1, 4, n)
-        records = []
-        for i in range(n):
-            body = " ".join(pool[starts[i] : starts[i] + lengths[i]])
-            vector = vectors[i]
-            records.append(
-                (uuid.uuid4(), project.id, kb.id, doc_ids[i // per_doc], i % per_doc, body,
-                 "x", vector)
+        for first in range(0, n, COPY_BATCH):
+            records = []
+            for i in range(first, min(n, first + COPY_BATCH)):
+                body = " ".join(pool[starts[i] : starts[i] + lengths[i]])
+                records.append(
+                    (uuid.uuid4(), project.id, kb.id, doc_ids[i // per_doc], i % per_doc, body,
+                     "x", vectors[i])
+                )  # fmt: skip
+            await raw.copy_records_to_table(
+                "chunks",
+                records=records,
+                columns=[
+                    "id", "project_id", "knowledge_base_id", "document_id", "chunk_index",
+                    "text", "text_sha256", "embedding",
+                ],
             )  # fmt: skip
-        await raw.copy_records_to_table(
-            "chunks",
-            records=records,
-            columns=[
-                "id", "project_id", "knowledge_base_id", "document_id", "chunk_index", "text",
-                "text_sha256", "embedding",
-            ],
-        )  # fmt: skip
-    async with db.transaction() as session:
-        await session.execute(text("SET maintenance_work_mem = '1GB'"))
-        await create_vector_index(
-            session, knowledge_base_id=kb.id, dimensions=DIMS, m=16, ef_construction=64
-        )
+    phases["copy"] = time.perf_counter() - started
+    started = time.perf_counter()
+    progress = asyncio.create_task(report_build_progress(db))
+    try:
+        async with db.transaction() as session:
+            # In memory or not: pgvector says so in a NOTICE when the graph outgrows it.
+            connection = await session.connection()
+            raw = (await connection.get_raw_connection()).driver_connection
+            assert raw is not None
+            raw.add_log_listener(lambda _c, message: print(f"postgres: {message}", flush=True))
+            await session.execute(text(f"SET maintenance_work_mem = '{build_memory}'"))
+            await create_vector_index(
+                session, knowledge_base_id=kb.id, dimensions=DIMS, m=16, ef_construction=64
+            )
+    finally:
+        progress.cancel()
+    phases["index"] = time.perf_counter() - started
+    started = time.perf_counter()
     # What autovacuum does within a minute of a load this size (it is past its insert
     # threshold): statistics, hint bits and the visibility map, and the GIN indexes' pending
     # lists merged. Without it every search scans the pending list a load leaves behind.
@@ -164,8 +185,30 @@ async def load(
     async with db.transaction() as session:
         # What the `text_stats` job does soon after a load (search queues it when missing).
         await text_statistics.refresh(session, knowledge_base_id=kb.id, project_id=project.id)
+    phases["settle"] = time.perf_counter() - started
     positions = {doc_id: i for i, doc_id in enumerate(doc_ids)}
-    return kb, (vectors, groups[np.arange(n) // per_doc], positions)
+    return kb, (vectors, groups[np.arange(n) // per_doc], positions), phases
+
+
+async def report_build_progress(db: Database, every_s: float = 60.0) -> None:
+    """Print the index build's progress (pg_stat_progress_create_index) until cancelled."""
+    started = time.perf_counter()
+    while True:
+        await asyncio.sleep(every_s)
+        async with db.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    text(
+                        "SELECT phase, tuples_done, tuples_total FROM pg_stat_progress_create_index"
+                    )
+                )
+            ).first()
+        if row is not None:
+            print(
+                f"index build {time.perf_counter() - started:.0f} s: {row.phase}, "
+                f"{row.tuples_done:,} of {row.tuples_total:,} tuples",
+                flush=True,
+            )
 
 
 async def ddl_in_transaction(db: Database, kb: KnowledgeBase) -> tuple[float, float]:
@@ -236,7 +279,7 @@ async def main_async(args: argparse.Namespace) -> str:
             await asyncio.to_thread(upgrade_to_head, url)
             db = Database(url, Settings(env="test", db_pool_size=args.concurrency + 2))
             started = time.perf_counter()
-            kb, (vectors, groups, positions) = await load(db, args.chunks, rng)
+            kb, (vectors, groups, positions), _ = await load(db, args.chunks, rng)
             load_s = time.perf_counter() - started
             print(f"loaded {args.chunks} chunks and built the index in {load_s:.0f} s")
             # Where the service's start-up ends, as its lifespan does (app/kit/heap.py).
@@ -357,7 +400,18 @@ def write_section(table: str, *, markers: tuple[str, str] = (START, END)) -> Non
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument(
+        "--chunks", default="100000", help="chunks to load; with --scale, a comma-separated list"
+    )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="the one-node curve: each size's load, index build, recall, latency and memory "
+        "(scripts/bench_scale.py)",
+    )
+    parser.add_argument(
+        "--shared-buffers", default=None, help="the server's shared_buffers (--scale)"
+    )
     parser.add_argument("--queries", type=int, default=400)
     parser.add_argument("--recall-queries", type=int, default=100)
     parser.add_argument("--concurrency", type=int, default=8)
@@ -370,6 +424,12 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds (--overhead)")
     args = parser.parse_args()
+    if args.scale:
+        from scripts import bench_scale
+
+        bench_scale.main(args)
+        return
+    args.chunks = int(args.chunks)
     if args.overhead:
         from scripts import bench_overhead
 
