@@ -22,6 +22,7 @@ import json
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +99,9 @@ async def measure(args: argparse.Namespace, chunks: int) -> dict[str, Any]:
     result: dict[str, Any] = {"chunks": chunks, "build_memory": build_memory_for(chunks)}
     with tempfile.TemporaryDirectory(prefix="arbor-bench-") as tmp:
         server = EmbeddedPostgres(
-            Path(tmp) / "pg", delete_on_close=True, shared_buffers=args.shared_buffers
+            # Not deleted on stop: a restart with another shared_buffers reuses the data.
+            Path(tmp) / "pg",
+            shared_buffers=args.shared_buffers,
         )
         url = server.start()
         try:
@@ -122,18 +125,7 @@ async def measure(args: argparse.Namespace, chunks: int) -> dict[str, Any]:
                 )
 
             await clients(db, kb, [options(i) for i in range(20)], args.concurrency)
-            latency: dict[str, list[float]] = {}
-            for concurrency in (1, args.concurrency):
-                count = args.queries if concurrency > 1 else args.queries // 4
-                for mode in MODES:
-                    jobs = [options(i, mode=mode) for i in range(count)]
-                    latencies, _, _ = await clients(db, kb, jobs, concurrency)
-                    latency[f"{mode}@{concurrency}"] = [
-                        percentile(latencies, 50),
-                        percentile(latencies, 99),
-                    ]
-                    print(f"{mode} at {concurrency}: {latency[f'{mode}@{concurrency}']}")
-            result["latency"] = latency
+            result["latency"] = await latency_rows(db, kb, options, args, (1, args.concurrency))
             knobs = {}
             for ef in EF_SEARCH:
                 scores = []
@@ -157,9 +149,56 @@ async def measure(args: argparse.Namespace, chunks: int) -> dict[str, Any]:
             result["client_rss_mb"] = psutil.Process().memory_info().rss / 2**20
             result["ground_truth_mb"] = vectors.nbytes / 2**20
             await db.dispose()
+            if args.also_shared_buffers:
+                # The same data after a restart with another shared_buffers: searches warmed
+                # by one pass of each mode, then the 8-client rows again.
+                server.stop()
+                server, url = restarted(server.pgdata, args.also_shared_buffers)
+                db = Database(url, Settings(env="test", db_pool_size=args.concurrency + 2))
+                for mode in MODES:
+                    warm = [options(i, mode=mode) for i in range(args.queries)]
+                    await clients(db, kb, warm, args.concurrency)
+                result["latency_alt"] = await latency_rows(
+                    db, kb, options, args, (args.concurrency,)
+                )
+                async with db.engine.connect() as connection:
+                    # As the server runs it, not as asked: proof the restart applied it.
+                    result["shared_buffers_alt"] = await connection.scalar(
+                        text("SELECT current_setting('shared_buffers')")
+                    )
+                await db.dispose()
         finally:
             server.stop()
     return result
+
+
+def restarted(pgdata: Path, shared_buffers: str) -> tuple[EmbeddedPostgres, str]:
+    """The server on `pgdata` again with another shared_buffers (written, then a restart)."""
+    first = EmbeddedPostgres(pgdata, shared_buffers=shared_buffers)
+    first.start()  # writes the setting, which applies at the next start
+    first.stop()
+    server = EmbeddedPostgres(pgdata, shared_buffers=shared_buffers)
+    return server, server.start()
+
+
+async def latency_rows(
+    db: Database,
+    kb: KnowledgeBase,
+    options: Callable[..., SearchOptions],
+    args: argparse.Namespace,
+    concurrencies: tuple[int, ...],
+) -> dict[str, list[float]]:
+    """p50 and p99 ms of each mode at each concurrency (a quarter of the searches at 1)."""
+    latency: dict[str, list[float]] = {}
+    for concurrency in concurrencies:
+        count = args.queries if concurrency > 1 else args.queries // 4
+        for mode in MODES:
+            jobs = [options(i, mode=mode) for i in range(count)]
+            latencies, _, _ = await clients(db, kb, jobs, concurrency)
+            key = f"{mode}@{concurrency}"
+            latency[key] = [percentile(latencies, 50), percentile(latencies, 99)]
+            print(f"{mode} at {concurrency}: {latency[key]}", flush=True)
+    return latency
 
 
 def render(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
@@ -186,6 +225,15 @@ def render(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         for ef in EF_SEARCH
     ]
     buffers = rows[0]["shared_buffers"] if rows else "?"
+    alternatives = [
+        f"| {r['chunks']:,} | {r[key]} | {args.concurrency} | "
+        + " | ".join(f"{r[lat][f'{m}@{args.concurrency}'][0]:.1f} / "
+                     f"{r[lat][f'{m}@{args.concurrency}'][1]:.1f}" for m in MODES)
+        + " |"
+        for r in rows
+        if "latency_alt" in r
+        for key, lat in (("shared_buffers", "latency"), ("shared_buffers_alt", "latency_alt"))
+    ]  # fmt: skip
     sizes_run = ",".join(str(r["chunks"]) for r in rows)
     return "\n".join(
         [
@@ -222,16 +270,29 @@ def render(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             "| --- | --- | --- | --- |",
             *knobs,
             "",
+            *(
+                [
+                    "shared_buffers: the same data before and after a restart with another "
+                    "value (after one warming pass of each mode), p50 / p99 ms:",
+                    "",
+                    "| chunks | shared_buffers | clients | hybrid | vector | text |",
+                    "| --- | --- | --- | --- | --- | --- |",
+                    *alternatives,
+                    "",
+                ]
+                if alternatives
+                else []
+            ),
             f"Command: `scripts/bench-search --scale --chunks {sizes_run} --write`.",
         ]
     )
 
 
-def record(result: dict[str, Any]) -> list[dict[str, Any]]:
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else []
+def record(result: dict[str, Any], path: Path) -> list[dict[str, Any]]:
+    results = json.loads(path.read_text()) if path.exists() else []
     results = [r for r in results if r["chunks"] != result["chunks"]] + [result]
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=1))
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(results, indent=1))
     return list(results)
 
 
@@ -241,7 +302,7 @@ def main(args: argparse.Namespace) -> None:
     args.shared_buffers = args.shared_buffers or default_shared_buffers()
     for chunks in [int(size) for size in str(args.chunks).split(",")]:
         started = time.perf_counter()
-        results = record(asyncio.run(measure(args, chunks)))
+        results = record(asyncio.run(measure(args, chunks)), args.results or RESULTS)
         print(f"{chunks:,} chunks measured in {time.perf_counter() - started:.0f} s", flush=True)
         table = render(results, args)
         print(table, flush=True)

@@ -412,6 +412,14 @@ def main() -> None:
     parser.add_argument(
         "--shared-buffers", default=None, help="the server's shared_buffers (--scale)"
     )
+    parser.add_argument(
+        "--also-shared-buffers",
+        default=None,
+        help="then restart with this shared_buffers and measure again (--scale)",
+    )
+    parser.add_argument(
+        "--results", type=Path, default=None, help="JSON of measured sizes (--scale)"
+    )
     parser.add_argument("--queries", type=int, default=400)
     parser.add_argument("--recall-queries", type=int, default=100)
     parser.add_argument("--concurrency", type=int, default=8)
