@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import tempfile
 import time
@@ -125,6 +126,8 @@ async def measure(args: argparse.Namespace, chunks: int) -> dict[str, Any]:
                 )
 
             await clients(db, kb, [options(i) for i in range(20)], args.concurrency)
+            # The machine's 1-minute load average when the searches start: shared machines.
+            result["load_average"] = os.getloadavg()[0]
             result["latency"] = await latency_rows(db, kb, options, args, (1, args.concurrency))
             knobs = {}
             for ef in EF_SEARCH:
