@@ -39,15 +39,8 @@ from app.db.migrate import upgrade_to_head
 from app.kit.heap import freeze_startup_heap
 from app.models import KnowledgeBase
 from app.search.schemas import SearchOptions
-from scripts.bench_search import (
-    DIMS,
-    ROOT,
-    claims,
-    clients,
-    load,
-    percentile,
-    timed_search,
-)
+from scripts.bench_corpus import DIMS, ROOT, claims, load
+from scripts.bench_search import clients, percentile, timed_search
 
 START, END = "<!-- search-scale:start -->", "<!-- search-scale:end -->"
 RESULTS = ROOT / ".cache" / "bench-scale.json"
