@@ -207,7 +207,7 @@ def render(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         for r in rows
     ]
     latency = [
-        f"| {r['chunks']:,} | {c} | "
+        f"| {r['chunks']:,} | {r.get('load_average', 0):.0f} | {c} | "
         + " | ".join(f"{r['latency'][f'{m}@{c}'][0]:.1f} / {r['latency'][f'{m}@{c}'][1]:.1f}"
                      for m in MODES)
         + " |"
@@ -252,10 +252,12 @@ def render(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             *curve,
             "",
             f"Latency, p50 / p99 ms, default settings (top_k 10, candidates 100, ef_search 100); "
-            f"{args.queries} searches at {args.concurrency} clients, {args.queries // 4} at 1:",
+            f"{args.queries} searches at {args.concurrency} clients, {args.queries // 4} at 1; the "
+            "machine's 1-minute load average as the searches began (2 cores: above 2, other "
+            "work was queued for the CPU):",
             "",
-            "| chunks | clients | hybrid | vector | text |",
-            "| --- | --- | --- | --- | --- |",
+            "| chunks | load average | clients | hybrid | vector | text |",
+            "| --- | --- | --- | --- | --- | --- |",
             *latency,
             "",
             f"ef_search: recall@10 of vector search against exact search ({args.recall_queries} "
