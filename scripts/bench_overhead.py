@@ -112,7 +112,7 @@ async def _paired(
 
 
 async def main_async(args: argparse.Namespace) -> str:
-    from scripts.bench_search import DIMS, claims, load
+    from scripts.bench_corpus import DIMS, claims, load
 
     rng = np.random.default_rng(7)
     with tempfile.TemporaryDirectory(prefix="arbor-bench-") as tmp:
@@ -124,7 +124,7 @@ async def main_async(args: argparse.Namespace) -> str:
                 env="test", database_url=url, workers=0, db_pool_size=args.concurrency + 4
             )
             db = Database(url, settings)
-            kb, (vectors, _, _) = await load(db, args.chunks, rng)
+            kb, (vectors, _, _), _ = await load(db, args.chunks, rng)
             await db.dispose()
             texts = claims()
             picks = rng.integers(0, args.chunks, args.queries)

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gzip
-import json
-import re
 import statistics
 import sys
 import tempfile
@@ -25,147 +22,24 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pgvector.asyncpg import register_vector
 from sqlalchemy import text
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.chunks.vector_index import (  # noqa: E402
-    create_index_sql,
-    create_vector_index,
-    drop_vector_index,
-    index_name,
-)
+from app.chunks.vector_index import create_index_sql, index_name  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.db.embedded import EmbeddedPostgres  # noqa: E402
 from app.db.engine import Database  # noqa: E402
 from app.db.migrate import upgrade_to_head  # noqa: E402
 from app.kit.heap import freeze_startup_heap  # noqa: E402
-from app.knowledge_bases import service as knowledge_bases  # noqa: E402
-from app.knowledge_bases.schemas import EmbeddingConfig, KnowledgeBaseCreate  # noqa: E402
-from app.models import KnowledgeBase, Project  # noqa: E402
+from app.models import KnowledgeBase  # noqa: E402
 from app.search import service, text_statistics  # noqa: E402
 from app.search.schemas import SearchOptions  # noqa: E402
+from scripts.bench_corpus import DIMS, GROUPS, claims, load  # noqa: E402
 
-DATA = Path("/work/shared/eval/scifact")
-for candidate in (ROOT.parent / "shared" / "eval" / "scifact", DATA):
-    if candidate.exists():
-        DATA = candidate
-        break
-DIMS = 384
-GROUPS = 50
 BENCHMARKS = ROOT / "docs" / "benchmarks.md"
 START, END = "<!-- search-bench:start -->", "<!-- search-bench:end -->"
-
-
-def sentences() -> list[str]:
-    with gzip.open(DATA / "corpus.jsonl.gz", "rt", encoding="utf-8") as lines:
-        docs = [json.loads(line) for line in lines]
-    found: list[str] = []
-    for doc in docs:
-        found.extend(s for s in re.split(r"(?<=[.!?])\s+", doc["text"]) if len(s) > 20)
-    return found
-
-
-def claims() -> list[str]:
-    with gzip.open(DATA / "queries.jsonl.gz", "rt", encoding="utf-8") as lines:
-        return [json.loads(line)["text"] for line in lines]
-
-
-def make_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
-    centres = rng.standard_normal((1000, DIMS)).astype(np.float32)
-    vectors = centres[rng.integers(0, 1000, n)] + 0.6 * rng.standard_normal((n, DIMS)).astype(
-        np.float32
-    )
-    return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
-
-
-async def load(
-    db: Database, n: int, rng: np.random.Generator
-) -> tuple[KnowledgeBase, tuple[np.ndarray, np.ndarray, dict[uuid.UUID, int]]]:
-    pool = sentences()
-    vectors = make_vectors(rng, n)
-    per_doc = 50
-    async with db.transaction() as session:
-        project = (await session.execute(Project.__table__.select())).first()
-        assert project is not None
-        created = await knowledge_bases.create(
-            session,
-            project_id=project.id,
-            data=KnowledgeBaseCreate(
-                name="bench", embedding=EmbeddingConfig(provider="none", dimensions=DIMS)
-            ),
-        )
-        kb = await session.get(KnowledgeBase, created.id)
-        assert kb is not None
-        # Bulk load without the index, then build it once (as a re-index would).
-        await drop_vector_index(session, knowledge_base_id=kb.id)
-        doc_ids = [uuid.uuid4() for _ in range(n // per_doc)]
-        groups = np.arange(len(doc_ids)) % GROUPS
-        connection = await session.connection()
-        raw = (await connection.get_raw_connection()).driver_connection
-        assert raw is not None
-        await register_vector(raw)  # COPY is binary: vectors need pgvector's codec
-        await raw.copy_records_to_table(
-            "documents",
-            records=[
-                (
-                    d,
-                    project.id,
-                    kb.id,
-                    f"doc {i}",
-                    "ready",
-                    json.dumps({"group": int(groups[i])}),
-                    per_doc,
-                )
-                for i, d in enumerate(doc_ids)
-            ],
-            columns=[
-                "id",
-                "project_id",
-                "knowledge_base_id",
-                "title",
-                "status",
-                "metadata",
-                "chunk_count",
-            ],
-        )
-        starts = rng.integers(0, len(pool) - 3, n)
-        lengths = rng.integers(1, 4, n)
-        records = []
-        for i in range(n):
-            body = " ".join(pool[starts[i] : starts[i] + lengths[i]])
-            vector = vectors[i]
-            records.append(
-                (uuid.uuid4(), project.id, kb.id, doc_ids[i // per_doc], i % per_doc, body,
-                 "x", vector)
-            )  # fmt: skip
-        await raw.copy_records_to_table(
-            "chunks",
-            records=records,
-            columns=[
-                "id", "project_id", "knowledge_base_id", "document_id", "chunk_index", "text",
-                "text_sha256", "embedding",
-            ],
-        )  # fmt: skip
-    async with db.transaction() as session:
-        await session.execute(text("SET maintenance_work_mem = '1GB'"))
-        await create_vector_index(
-            session, knowledge_base_id=kb.id, dimensions=DIMS, m=16, ef_construction=64
-        )
-    # What autovacuum does within a minute of a load this size (it is past its insert
-    # threshold): statistics, hint bits and the visibility map, and the GIN indexes' pending
-    # lists merged. Without it every search scans the pending list a load leaves behind.
-    autocommit = db.engine.execution_options(isolation_level="AUTOCOMMIT")
-    async with autocommit.connect() as connection:
-        await connection.execute(text("VACUUM (ANALYZE) chunks"))
-        await connection.execute(text("VACUUM (ANALYZE) documents"))
-    async with db.transaction() as session:
-        # What the `text_stats` job does soon after a load (search queues it when missing).
-        await text_statistics.refresh(session, knowledge_base_id=kb.id, project_id=project.id)
-    positions = {doc_id: i for i, doc_id in enumerate(doc_ids)}
-    return kb, (vectors, groups[np.arange(n) // per_doc], positions)
 
 
 async def ddl_in_transaction(db: Database, kb: KnowledgeBase) -> tuple[float, float]:
@@ -236,7 +110,7 @@ async def main_async(args: argparse.Namespace) -> str:
             await asyncio.to_thread(upgrade_to_head, url)
             db = Database(url, Settings(env="test", db_pool_size=args.concurrency + 2))
             started = time.perf_counter()
-            kb, (vectors, groups, positions) = await load(db, args.chunks, rng)
+            kb, (vectors, groups, positions), _ = await load(db, args.chunks, rng)
             load_s = time.perf_counter() - started
             print(f"loaded {args.chunks} chunks and built the index in {load_s:.0f} s")
             # Where the service's start-up ends, as its lifespan does (app/kit/heap.py).
@@ -357,7 +231,26 @@ def write_section(table: str, *, markers: tuple[str, str] = (START, END)) -> Non
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument(
+        "--chunks", default="100000", help="chunks to load; with --scale, a comma-separated list"
+    )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="the one-node curve: each size's load, index build, recall, latency and memory "
+        "(scripts/bench_scale.py)",
+    )
+    parser.add_argument(
+        "--shared-buffers", default=None, help="the server's shared_buffers (--scale)"
+    )
+    parser.add_argument(
+        "--also-shared-buffers",
+        default=None,
+        help="then restart with this shared_buffers and measure again (--scale)",
+    )
+    parser.add_argument(
+        "--results", type=Path, default=None, help="JSON of measured sizes (--scale)"
+    )
     parser.add_argument("--queries", type=int, default=400)
     parser.add_argument("--recall-queries", type=int, default=100)
     parser.add_argument("--concurrency", type=int, default=8)
@@ -370,6 +263,12 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds (--overhead)")
     args = parser.parse_args()
+    if args.scale:
+        from scripts import bench_scale
+
+        bench_scale.main(args)
+        return
+    args.chunks = int(args.chunks)
     if args.overhead:
         from scripts import bench_overhead
 

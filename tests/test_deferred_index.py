@@ -12,7 +12,12 @@ from fastapi import FastAPI
 from sqlalchemy import text
 
 from app.chunks import deferred_index
-from app.chunks.vector_index import index_name
+from app.chunks.vector_index import (
+    BUILD_MEMORY_MAX_MB,
+    BUILD_MEMORY_MIN_MB,
+    build_memory_mb,
+    index_name,
+)
 
 KB = "/v1/knowledge-bases/kb"
 
@@ -158,3 +163,17 @@ async def test_one_drop_or_build_at_a_time(
         assert response.status_code == 200
         assert await index_state(app, kb) is True
         await holder.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key})
+
+
+def test_the_build_memory_holds_the_graph_of_the_knowledge_base_within_bounds() -> None:
+    # pgvector's in-memory graph of 1M 384-d vectors at m 16 is about 2.2 GB; with less the
+    # rest of the build inserts vector by vector (hours).
+    million = build_memory_mb(1_000_000, dimensions=384, m=16)
+    assert 2_200 < million < BUILD_MEMORY_MAX_MB
+    assert build_memory_mb(2_000_000, dimensions=384, m=16) == BUILD_MEMORY_MAX_MB
+    assert build_memory_mb(10_000, dimensions=384, m=16) == BUILD_MEMORY_MIN_MB
+    assert build_memory_mb(0, dimensions=8, m=16) == BUILD_MEMORY_MIN_MB
+    # halfvec above 2,000 dimensions: two bytes a dimension, so 3,072 take less than 2,000.
+    assert build_memory_mb(200_000, dimensions=3072, m=16) < build_memory_mb(
+        200_000, dimensions=2000, m=16
+    )

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql.elements import TextClause
 
-from app.chunks.vector_index import create_index_sql, has_index, index_name
+from app.chunks.vector_index import build_memory_mb, create_index_sql, has_index, index_name
 from app.db.engine import Database
 from app.jobs import repository as jobs_repository
 from app.jobs.worker import record_failure
@@ -40,9 +40,11 @@ DEBOUNCE_S = 10.0
 RETRY_DELAY_S = 10.0
 # How long a load in progress holds the build back at most (a crashed process releases it then).
 HOLD_S = 600.0
-BUILD_MEMORY = "512MB"
 # DROP INDEX CONCURRENTLY waits for transactions using the table; bounded, it fails instead.
 DROP_LOCK_TIMEOUT = "5s"
+COUNT_VECTORS = text(
+    "SELECT count(*) FROM public.chunks WHERE knowledge_base_id = :kb AND embedding IS NOT NULL"
+)
 INDEX_VALID = text("SELECT i.indisvalid FROM pg_index i WHERE i.indexrelid = to_regclass(:name)")
 
 
@@ -156,7 +158,9 @@ async def build(database: Database, kb: KnowledgeBase) -> bool:
             return False
         if valid is not None:
             await connection.execute(drop_concurrently(kb.id))
-        await connection.execute(text(f"SET maintenance_work_mem = '{BUILD_MEMORY}'"))
+        vectors = await connection.scalar(COUNT_VECTORS, {"kb": kb.id})
+        memory = build_memory_mb(vectors or 0, dimensions=kb.embedding_dimensions, m=kb.hnsw_m)
+        await connection.execute(text(f"SET maintenance_work_mem = '{memory}MB'"))
         try:
             await connection.execute(
                 text(

@@ -17,6 +17,12 @@ from app.db.tenancy import elevated
 # pgvector's HNSW limit for `vector` is 2,000 dimensions; `halfvec` indexes up to 4,000.
 MAX_VECTOR_INDEX_DIMS = 2000
 MAX_HALFVEC_INDEX_DIMS = 4000
+# maintenance_work_mem of one build. pgvector builds the graph in it; once the graph outgrows
+# it, every remaining vector is inserted into the on-disk index one by one (about 2 ms each
+# here: hours at 1M chunks). The floor is what every build had before sizing; the ceiling
+# bounds what one build may take from the server (docs/vector-storage.md).
+BUILD_MEMORY_MIN_MB = 512
+BUILD_MEMORY_MAX_MB = 4096
 
 
 def index_name(knowledge_base_id: uuid.UUID) -> str:
@@ -31,6 +37,18 @@ def vector_cast(dimensions: int) -> str:
 
 def opclass(dimensions: int) -> str:
     return "vector_cosine_ops" if dimensions <= MAX_VECTOR_INDEX_DIMS else "halfvec_cosine_ops"
+
+
+def build_memory_mb(vectors: int, *, dimensions: int, m: int) -> int:
+    """maintenance_work_mem (MB) that holds the HNSW graph of `vectors` vectors, within bounds.
+
+    Per element pgvector keeps the indexed value, 2m level-0 neighbour slots of 16 bytes (upper
+    levels add about 1/m of that) and about 250 bytes of element header and heap TIDs; a
+    quarter more covers the allocator. 384-d, m 16: about 2.9 KB, 2.8 GB for 1M chunks."""
+    value = (4 if dimensions <= MAX_VECTOR_INDEX_DIMS else 2) * dimensions + 8
+    element = value + 2 * m * 16 + 256
+    needed = vectors * element * 5 // 4 // 2**20 + 1
+    return max(BUILD_MEMORY_MIN_MB, min(BUILD_MEMORY_MAX_MB, needed))
 
 
 def create_index_sql(
