@@ -202,6 +202,7 @@ async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:
             settings.source_schedule_poll_s,
             lambda: sources.enqueue_due(database, settings),
             what="source schedules",
+            shared=database,
         )
     )
     freeze_startup_heap()
