@@ -128,3 +128,38 @@ async def test_processes_starting_together_migrate_one_after_the_other(pg_url: s
     finally:
         await admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         await admin.close()
+
+
+async def test_a_loop_cancelled_mid_statement_ends_and_frees_the_loop(
+    settings: Settings, database_url: str
+) -> None:
+    nodes = [Database(database_url, settings) for _ in range(2)]
+    rounds = 0
+
+    async def sweep() -> None:
+        nonlocal rounds
+        rounds += 1
+
+    blocker = await asyncpg.connect(asyncpg_dsn(database_url))
+    try:
+        assert await run_shared(nodes[0], "upkeep", sweep, period_s=0) is True
+        # Another session holds the loop's row: the next round's claim waits on it.
+        await blocker.execute("BEGIN")
+        await blocker.execute("SELECT * FROM periodic_runs FOR UPDATE")
+        loop = asyncio.create_task(every(3600, sweep, what="upkeep", shared=nodes[0]))
+        waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        async with asyncio.timeout(10):
+            while not await blocker.fetchval(waiting):  # noqa: ASYNC110 (another session)
+                await asyncio.sleep(0.02)
+        loop.cancel()  # the app stops mid-statement: the loop must end, not go on
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(loop, timeout=10)
+        await blocker.execute("ROLLBACK")
+        # The cancelled round's connection was closed, and its lock with it: the next
+        # process gets in at once.
+        assert await run_shared(nodes[1], "upkeep", sweep, period_s=0) is True
+        assert rounds == 2
+    finally:
+        await blocker.close()
+        for node in nodes:
+            await node.dispose()

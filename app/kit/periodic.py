@@ -8,6 +8,7 @@ across every process on the database, not once per process (docs/scaling.md, "Ma
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
@@ -69,15 +70,18 @@ async def run_shared(
             claimed = await connection.scalar(
                 CLAIM_ROUND, {"name": name, "node": NODE, "due": period_s * DUE_SHARE}
             )
-            if claimed is None:
-                return False
-            await work()
-            await connection.execute(FINISH_ROUND, {"name": name, "node": NODE})
-            return True
-        finally:
-            await connection.execute(
-                text("SELECT pg_advisory_unlock(:space, hashtext(:name))"), lock
-            )
+            if claimed is not None:
+                await work()
+                await connection.execute(FINISH_ROUND, {"name": name, "node": NODE})
+        except BaseException:
+            # Cancelled (the app stops) or failed, perhaps mid-statement: the connection is
+            # not trusted with the unlock. Closing it ends its session, and the lock with it;
+            # the original error goes on (a failed unlock must not hide a cancellation).
+            with contextlib.suppress(Exception):
+                await connection.invalidate()
+            raise
+        await connection.execute(text("SELECT pg_advisory_unlock(:space, hashtext(:name))"), lock)
+        return claimed is not None
 
 
 async def every(
