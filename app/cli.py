@@ -121,6 +121,13 @@ def serve(settings: Settings, *, host: str, port: int) -> None:
             embedded.stop()
 
 
+# How long uvicorn's supervisor waits for an HTTP process to answer its health check before it
+# kills and replaces it. Its default, 5 s, is shorter than importing the app takes on a busy
+# host: every child was killed while starting, and replaced, and killed again, and none ever
+# served.
+CHILD_HEALTHCHECK_S = 30
+
+
 def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> None:
     """`http_workers` HTTP processes on one socket, and the job loops in an `arbor worker`
     process beside them, all on `url`; returns once uvicorn's supervisor has stopped them.
@@ -159,6 +166,7 @@ def serve_processes(settings: Settings, url: str, *, host: str, port: int) -> No
             host=host,
             port=port,
             workers=settings.http_workers,
+            timeout_worker_healthcheck=CHILD_HEALTHCHECK_S,
             log_level=settings.log_level,
             log_config=logs.dict_config(level=settings.log_level, fmt=settings.log_format),
             http=ProblemHttpToolsProtocol,
@@ -202,6 +210,7 @@ async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:
             settings.source_schedule_poll_s,
             lambda: sources.enqueue_due(database, settings),
             what="source schedules",
+            shared=database,
         )
     )
     freeze_startup_heap()

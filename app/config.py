@@ -91,6 +91,9 @@ class Settings(BaseSettings):
     audit_retention_days: int = Field(default=90, ge=0)
     # Events (GET /v1/events) older than this are pruned; 0 keeps them forever.
     event_retention_days: int = Field(default=7, ge=0)
+    # How often the pruning and index-upkeep sweeps run, once per period across every process
+    # on the database (app/kit/periodic.py).
+    housekeeping_every_s: float = Field(default=3600.0, gt=0)
     # Webhooks (docs/webhooks.md). Delivery runs beside the job loops (`workers` > 0).
     webhook_timeout_s: float = Field(default=10.0, gt=0)
     # Failed deliveries wait min(2**attempts * base, max) before the next try.

@@ -74,7 +74,6 @@ logger = logging.getLogger(__name__)
 ReadinessProbe = Callable[[], Awaitable[Check]]
 
 # Audit and event pruning.
-PRUNE_EVERY_S = 3600.0
 
 TAGS = [
     {"name": "knowledge-bases", "description": "Named corpora with a fixed embedding model."},
@@ -161,35 +160,39 @@ def create_app(
         housekeeping = [
             asyncio.create_task(
                 every(
-                    PRUNE_EVERY_S,
+                    settings.housekeeping_every_s,
                     lambda: audit.prune(database, retention_days=settings.audit_retention_days),
                     what="audit pruning",
+                    shared=database,
                 ),
                 name="arbor-audit-prune",
             ),
             asyncio.create_task(
                 every(
-                    PRUNE_EVERY_S,
+                    settings.housekeeping_every_s,
                     lambda: events.prune(database, retention_days=settings.event_retention_days),
                     what="event pruning",
+                    shared=database,
                 ),
                 name="arbor-event-prune",
             ),
             asyncio.create_task(
                 every(
-                    PRUNE_EVERY_S,
+                    settings.housekeeping_every_s,
                     lambda: analytics.prune(
                         database, retention_days=settings.analytics_retention_days
                     ),
                     what="search analytics pruning",
+                    shared=database,
                 ),
                 name="arbor-analytics-prune",
             ),
             asyncio.create_task(
                 every(
-                    PRUNE_EVERY_S,
+                    settings.housekeeping_every_s,
                     lambda: index_upkeep.sweep(database),
                     what="vector index upkeep",
+                    shared=database,
                 ),
                 name="arbor-index-upkeep",
             ),
@@ -214,6 +217,7 @@ def create_app(
                         settings.source_schedule_poll_s,
                         lambda: sources.enqueue_due(database, settings),
                         what="source schedules",
+                        shared=database,
                     ),
                     name="arbor-source-schedules",
                 )

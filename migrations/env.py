@@ -6,10 +6,12 @@ import asyncio
 import os
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db.urls import async_url
+from app.kit.periodic import LOCK_SPACE
 from app.models import Base
 
 config = context.config
@@ -23,6 +25,15 @@ def _url() -> str:
     return str(url)
 
 
+# Every `arbor serve` and `arbor worker` migrates at start; several starting together on one
+# database must not run the same migration at once (the second would fail on a table the first
+# created). A session-level advisory lock on the migrating connection queues them: the next
+# one in finds the schema at head and has nothing to do. Two-key form, in the service's own
+# lock space.
+MIGRATION_LOCK = text("SELECT pg_advisory_lock(:space, hashtext('migrations'))")
+MIGRATION_UNLOCK = text("SELECT pg_advisory_unlock(:space, hashtext('migrations'))")
+
+
 def _run(connection: Connection) -> None:
     context.configure(connection=connection, target_metadata=target_metadata)
     with context.begin_transaction():
@@ -32,8 +43,15 @@ def _run(connection: Connection) -> None:
 async def _run_async() -> None:
     engine = create_async_engine(async_url(_url()))
     async with engine.connect() as connection:
-        await connection.run_sync(_run)
-        await connection.commit()
+        await connection.execute(MIGRATION_LOCK, {"space": LOCK_SPACE})
+        await connection.commit()  # the lock outlives this transaction: it is the session's
+        try:
+            await connection.run_sync(_run)
+            await connection.commit()
+        finally:
+            await connection.rollback()  # a failed migration's transaction, if any
+            await connection.execute(MIGRATION_UNLOCK, {"space": LOCK_SPACE})
+            await connection.commit()
     await engine.dispose()
 
 
