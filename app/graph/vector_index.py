@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from app.chunks.deferred_index import BUILD_MEMORY, autocommit, index_lock
-from app.chunks.vector_index import has_index, opclass, vector_cast
+from app.chunks.deferred_index import autocommit, index_lock
+from app.chunks.vector_index import BUILD_MEMORY_MIN_MB, has_index, opclass, vector_cast
 from app.db.engine import Database
 from app.graph.settings import graph_of
 from app.models import KnowledgeBase
@@ -94,7 +94,7 @@ async def build(database: Database, kb: KnowledgeBase) -> int:
     async with autocommit(database) as connection, index_lock(connection, _lock_id(kb.id)) as ok:
         if not ok:
             return 0
-        await connection.execute(text(f"SET maintenance_work_mem = '{BUILD_MEMORY}'"))
+        await connection.execute(text(f"SET maintenance_work_mem = '{BUILD_MEMORY_MIN_MB}MB'"))
         try:
             for vectors in INDEXED:
                 name = f"public.{index_name(vectors, kb.id)}"
