@@ -37,6 +37,7 @@ from scripts.eval import (  # noqa: E402
     load_qrels,
     load_queries,
     refresh_text_statistics,
+    run,
     served,
 )
 
@@ -65,25 +66,6 @@ def wait_for_graph(http: httpx.Client, kb: str) -> dict[str, Any]:
         if not jobs.get("queued") and not jobs.get("running"):
             return dict(status)
         time.sleep(2)
-
-
-def search_ndcg(
-    http: httpx.Client,
-    kb: str,
-    queries: list[dict[str, str]],
-    qrels: dict[str, dict[str, int]],
-    external: dict[str, str],
-    body: dict[str, Any],
-) -> float:
-    total = 0.0
-    for query in queries:
-        response = http.post(
-            f"/v1/knowledge-bases/{kb}/search", json={"query": query["text"], **body}
-        )
-        response.raise_for_status()
-        ranked = unique([external[hit["doc_id"]] for hit in response.json()["hits"]])
-        total += ndcg_at(ranked, qrels[query["_id"]])
-    return total / len(queries)
 
 
 def answer_ndcg(
@@ -136,8 +118,8 @@ def main() -> None:
             took = time.perf_counter() - started
             refresh_text_statistics(http, name)
             external = external_ids(http, name)
-            plain = search_ndcg(http, name, queries, qrels, external, {})
-            context = search_ndcg(http, name, queries, qrels, external, {"include": ["context"]})
+            plain = run(http, name, queries, qrels, external, {})[0]
+            context = run(http, name, queries, qrels, external, {"include": ["context"]})[0]
             answers, sources, items = answer_ndcg(http, name, queries, qrels, external)
             rows.append((name, plain, context, answers, sources, items, status, took))
             print(
