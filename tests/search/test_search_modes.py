@@ -257,6 +257,27 @@ async def test_vector_search_above_2000_dimensions_uses_halfvec(
     assert found["hits"][0]["score"] == pytest.approx(1 / (1.01**0.5), abs=1e-3)
 
 
+async def test_trigram_fallback_skips_words_that_full_text_knows(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """A word some chunk holds was matched by full text: trigrams would only add chunks that
+    look like it (and recheck every chunk sharing a few trigrams). A word held only where the
+    search may not look (filtered out, or hidden by access lists) is unknown to this search."""
+    kb = await create_kb(client, "known-words")
+    await add_document(app, kb, ["Volcanoes erupt"], title="word", metadata={"shelf": "a"})
+    await add_document(
+        app, kb, ["Volcanology is a science"], title="like it", metadata={"shelf": "b"}
+    )
+    known = await search(client, kb, query="volcano", mode="text")
+    assert titles(known) == ["word"]
+    assert known["candidates"] == {"vector": 0, "text": 1, "trigram": 0}
+    elsewhere = await search(
+        client, kb, query="volcano", mode="text", filter={"metadata.shelf": "b"}
+    )
+    assert titles(elsewhere) == ["like it"]
+    assert elsewhere["candidates"] == {"vector": 0, "text": 0, "trigram": 1}
+
+
 async def test_trigram_fallback_finds_misspelled_words_apart(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
