@@ -6,7 +6,8 @@ event, scoped to the caller's project, together with the search analytics rows t
 record. The request's task ends only when they are committed, so a clean shutdown, which waits
 for running requests, loses none; a crash of the service between the response and the commit
 loses that request's records. A failure to record is logged; it cannot change an answer the
-client already has. Routes add what only they know (search hits, the managed project) to
+client already has. Analytics rows that fail do not take the audit event with them: it is
+written again alone. Routes add what only they know (search hits, the managed project) to
 `request.state` (see `note_hits`).
 """
 
@@ -115,6 +116,11 @@ async def _write(database: Database, event: dict[str, Any], rows: list[dict[str,
     except Exception as exc:
         if rows:
             analytics.dropped(rows, exc)
+            if not is_outage(exc):
+                # The analytics rows may be what failed: the audit event is written again on
+                # its own (no savepoint on every search for a failure that should not happen).
+                await _write(database, event, [])
+                return
         if not is_outage(exc):
             logger.error(
                 "could not record the audit event of %s %s",

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.analytics import service as analytics
 from app.audit.service import prune
+from app.observability import metrics
 from tests.auth.helpers import bearer, create_key, create_project, upload
 
 
@@ -108,3 +113,31 @@ async def test_retention_prunes_old_events(client: httpx.AsyncClient, app: FastA
     assert await prune(app.state.database, retention_days=90) == 2
     events = (await client.get("/v1/audit", headers=bearer(admin))).json()["items"]
     assert sorted(e["actor"] for e in events) == ["ARBOR_ADMIN_KEY", "old"]
+
+
+async def test_a_search_is_audited_when_its_analytics_rows_cannot_be_written(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The analytics rows commit with the audit event; their failure must not take it along."""
+    await create_project(client, "acme")
+    admin = (await create_key(client, "acme", scopes=["admin"]))["key"]
+    kb = await client.post("/v1/knowledge-bases", json={"name": "kb"}, headers=bearer(admin))
+    kb_id = kb.json()["id"]
+    await upload(client, admin, kb_id, "# Audit\n\nEvery search leaves a trace.")
+
+    async def broken(session: AsyncSession, rows: list[dict[str, Any]], *, durable: bool) -> None:
+        raise ValueError("analytics rows rejected")
+
+    monkeypatch.setattr(analytics, "add", broken)
+    before = metrics.ANALYTICS_DROPPED._value.get()
+    found = await client.post(
+        f"/v1/knowledge-bases/{kb_id}/search",
+        json={"query": "search trace", "mode": "text"},
+        headers=bearer(admin),
+    )
+    assert found.status_code == 200
+    assert metrics.ANALYTICS_DROPPED._value.get() == before + 1
+    events = (await client.get("/v1/audit", headers=bearer(admin))).json()["items"]
+    assert [(e["operation"], e["hits"]) for e in events[:1]] == [
+        ("search-knowledge_base", len(found.json()["hits"]))
+    ]
