@@ -30,12 +30,6 @@ class Chunk(Timestamps, Base):
             postgresql_where=sql_text("own_metadata"),
         ),
         Index("ix_chunks_tsv", "tsv", postgresql_using="gin"),
-        Index(
-            "ix_chunks_text_trgm",
-            "text",
-            postgresql_using="gin",
-            postgresql_ops={"text": "gin_trgm_ops"},
-        ),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)

@@ -261,18 +261,25 @@ def _text_completion(
 
 def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
     """Chunks whose words are like the query's words: the mean of each word's similarity
-    (`word_similarity`) passes the threshold, as one word's must. One needle of all the words
+    (`word_similarity`) passes the threshold. One needle of all the words
     matched only where they stood side by side: two misspelled words apart in a chunk found
-    nothing."""
+    nothing. A chunk is compared only if it holds a lexeme that begins as a word does
+    (`prefix_query`): the trigram index passed every chunk sharing a few of the word's
+    trigrams, each then a `word_similarity` over its whole text (for "mevacor" 1,925 of
+    NFCorpus's 7,319 chunks, 0.6 s; with the prefix, 2)."""
     assert plan.trigram_words
     words = [bindparam(f"trigram_{i}", word, String) for i, word in enumerate(plan.trigram_words)]
     similarity = sum(
         (func.word_similarity(word, chunks.c.text, type_=Float) for word in words[1:]),
         func.word_similarity(words[0], chunks.c.text, type_=Float),
     ) / float(len(words))
-    # One GIN trigram probe per word (a BitmapOr), then the mean decides.
-    like_any = or_(*(word.op("<%", is_comparison=True)(chunks.c.text) for word in words))
-    like_all = and_(like_any, similarity >= TRIGRAM_THRESHOLD)
+    # One GIN probe of the tsvectors finds the chunks with a lexeme that begins as a word does;
+    # only those are compared with the words. (ANDed with pg_trgm's `<%`, the planner took the
+    # trigram index alone, expecting one row, and rechecked 1,925 chunks for "mevacor".)
+    prefixes = bindparam(
+        "trigram_prefixes", " | ".join(prefix_query(w) for w in plan.trigram_words), Text
+    )
+    like_all = and_(chunks.c.tsv.op("@@")(cast(prefixes, TSQUERY)), similarity >= TRIGRAM_THRESHOLD)
     # Whether the fallback runs must not depend on the offset: every page sees one pool. And
     # full text that filled its candidates found enough: the fallback would only re-find the
     # matches cut off by that limit, level with the weakest kept one.
@@ -305,6 +312,17 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
         .limit(plan.candidates)
         .cte("trigram_side")
     )
+
+
+TYPO_FREE_PREFIX = 4
+
+
+def prefix_query(lexeme: str) -> str:
+    """The tsquery of the lexemes that begin as `lexeme` does: its first four letters (three
+    for a lexeme of four or fewer, all of a shorter one). Typos past them are found, as in
+    Lucene's fuzzy queries with a prefix length; one in the first letters is not."""
+    keep = TYPO_FREE_PREFIX if len(lexeme) > TYPO_FREE_PREFIX else min(3, len(lexeme))
+    return quote_lexeme(lexeme[:keep]) + ":*"
 
 
 def _unknown_word(target: Target, plan: Plan, index: int) -> ColumnElement[bool]:

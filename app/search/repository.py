@@ -29,7 +29,6 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from app.db.tenancy import search_path_for
 from app.models import Chunk, Document
-from app.search.candidates import TRIGRAM_THRESHOLD
 from app.search.hybrid import prepared
 from app.search.plans import Plan, Prepared, Result, Row, TextQuery, quote_lexeme
 
@@ -81,11 +80,9 @@ async def prepare(
         "set_config('plan_cache_mode', 'force_custom_plan', true)",
         "set_config('work_mem', '64MB', true)",
         "set_config('enable_sort', 'off', true)",
-        "set_config('pg_trgm.word_similarity_threshold', :trgm, true)",
     ]
     params: dict[str, Any] = {
         "ef": str(ef_search),
-        "trgm": str(TRIGRAM_THRESHOLD),
         "kbs": list(knowledge_base_ids),
     }
     # Failed documents are few (a partial index holds them) and normally hold no chunks: a

@@ -278,6 +278,16 @@ async def test_trigram_fallback_skips_words_that_full_text_knows(
     assert elsewhere["candidates"] == {"vector": 0, "text": 0, "trigram": 1}
 
 
+async def test_trigram_fallback_keeps_the_first_letters(client: httpx.AsyncClient, kb: Any) -> None:
+    """A typo past a word's first four letters is found; one inside them is not (the price
+    of rechecking only chunks with a lexeme that begins as the word does)."""
+    late = await search(client, kb, query="geothremal", mode="text")
+    assert titles(late) == ["Delta"]
+    early = await search(client, kb, query="heothermal", mode="text")
+    assert early["hits"] == []
+    assert early["candidates"]["trigram"] == 0
+
+
 async def test_trigram_fallback_finds_misspelled_words_apart(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
