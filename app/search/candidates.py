@@ -276,9 +276,7 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
     # One GIN probe of the tsvectors finds the chunks with a lexeme that begins as a word does;
     # only those are compared with the words. (ANDed with pg_trgm's `<%`, the planner took the
     # trigram index alone, expecting one row, and rechecked 1,925 chunks for "mevacor".)
-    prefixes = bindparam(
-        "trigram_prefixes", " | ".join(prefix_query(w) for w in plan.trigram_words), Text
-    )
+    prefixes = bindparam("trigram_prefixes", prefixes_query(plan.trigram_words), Text)
     like_all = and_(chunks.c.tsv.op("@@")(cast(prefixes, TSQUERY)), similarity >= TRIGRAM_THRESHOLD)
     # Whether the fallback runs must not depend on the offset: every page sees one pool. And
     # full text that filled its candidates found enough: the fallback would only re-find the
@@ -323,6 +321,11 @@ def prefix_query(lexeme: str) -> str:
     Lucene's fuzzy queries with a prefix length; one in the first letters is not."""
     keep = TYPO_FREE_PREFIX if len(lexeme) > TYPO_FREE_PREFIX else min(3, len(lexeme))
     return quote_lexeme(lexeme[:keep]) + ":*"
+
+
+def prefixes_query(lexemes: Sequence[str]) -> str:
+    """The tsquery of the lexemes that begin as any of `lexemes` does."""
+    return " | ".join(prefix_query(lexeme) for lexeme in lexemes)
 
 
 def _unknown_word(target: Target, plan: Plan, index: int) -> ColumnElement[bool]:

@@ -192,9 +192,7 @@ def bound_values(plan: Plan) -> dict[str, Any]:
         for i, word in enumerate(plan.trigram_words):
             values[f"trigram_lexeme_{i}"] = quote_lexeme(word)
         if plan.trigram_words:
-            values["trigram_prefixes"] = " | ".join(
-                candidates.prefix_query(w) for w in plan.trigram_words
-            )
+            values["trigram_prefixes"] = candidates.prefixes_query(plan.trigram_words)
     queries = {t.tsquery for t in plan.targets if t.tsquery is not None}
     if len(queries) == 1:
         values["headline_q"] = queries.pop()
