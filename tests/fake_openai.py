@@ -206,6 +206,21 @@ def serve_in_thread(
     return server
 
 
+KEY_ENV = "FAKE_OPENAI_KEY"
+
+
+def embedding_setting(port: int, dimensions: int) -> dict[str, Any]:
+    """A knowledge base's `embedding` that reads the fake server on `port` (its key in the
+    environment variable `KEY_ENV`, which a server under test must be given)."""
+    return {
+        "provider": "openai",
+        "model": "fake",
+        "dimensions": dimensions,
+        "base_url": f"http://127.0.0.1:{port}/v1",
+        "api_key_env": KEY_ENV,
+    }
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)

@@ -12,7 +12,7 @@ from typing import IO
 
 import httpx
 
-from tests.fake_openai import serve_in_thread
+from tests.fake_openai import KEY_ENV, embedding_setting, serve_in_thread
 from tests.test_real_server import free_port, wait_ready
 
 DIMENSIONS = 8
@@ -26,7 +26,7 @@ def start_server(data_dir: Path, port: int, log: IO[bytes]) -> subprocess.Popen[
         ARBOR_JOB_LEASE_S="2",
         ARBOR_JOB_POLL_S="0.2",
         ARBOR_EMBED_BATCH_SIZE="4",
-        FAKE_OPENAI_KEY="test-key",
+        **{KEY_ENV: "test-key"},
     )
     return subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve"],
@@ -51,13 +51,7 @@ def test_kill_minus_nine_mid_ingestion(tmp_path: Path) -> None:
             f"{base}/v1/knowledge-bases",
             json={
                 "name": "crash",
-                "embedding": {
-                    "provider": "openai",
-                    "model": "fake",
-                    "dimensions": DIMENSIONS,
-                    "base_url": f"http://127.0.0.1:{embed_port}/v1",
-                    "api_key_env": "FAKE_OPENAI_KEY",
-                },
+                "embedding": embedding_setting(embed_port, DIMENSIONS),
             },
             timeout=10,
         )

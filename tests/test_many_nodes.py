@@ -19,7 +19,7 @@ import asyncpg
 import httpx
 
 from app.db.urls import asyncpg_dsn
-from tests.fake_openai import serve_in_thread
+from tests.fake_openai import KEY_ENV, embedding_setting, serve_in_thread
 from tests.test_real_server import free_port, wait_ready
 from tests.webhook_receiver import receiving
 
@@ -94,7 +94,7 @@ def run_nodes(tmp_path: Path, database_url: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARBOR_")}
     env.update(
         DATABASE_URL=database_url,
-        FAKE_OPENAI_KEY="test-key",
+        **{KEY_ENV: "test-key"},
         ARBOR_HOST="127.0.0.1",
         ARBOR_WORKERS="0",  # the APIs only queue; the worker processes run the jobs
         ARBOR_JOB_POLL_S="0.2",
@@ -126,13 +126,7 @@ def run_nodes(tmp_path: Path, database_url: str) -> None:
                 f"{bases[0]}/v1/knowledge-bases",
                 json={
                     "name": "nodes",
-                    "embedding": {
-                        "provider": "openai",
-                        "model": "fake",
-                        "dimensions": DIMENSIONS,
-                        "base_url": f"http://127.0.0.1:{embed_port}/v1",
-                        "api_key_env": "FAKE_OPENAI_KEY",
-                    },
+                    "embedding": embedding_setting(embed_port, DIMENSIONS),
                 },
                 timeout=10,
             )

@@ -14,7 +14,7 @@ import re
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.db.outage import is_outage, lost_connection
@@ -56,13 +56,13 @@ def presented_token() -> int | None:
 
 
 def _token_of(scope: Scope) -> int | None:
-    for name, value in scope.get("headers", ()):
-        if name.decode("latin-1").lower() == HEADER.lower():
-            try:
-                return parse_lsn(value.decode("latin-1"))
-            except ValueError:
-                return UNREACHABLE
-    return None
+    value = Headers(scope=scope).get(HEADER)
+    if value is None:
+        return None
+    try:
+        return parse_lsn(value)
+    except ValueError:
+        return UNREACHABLE
 
 
 class ConsistencyMiddleware:

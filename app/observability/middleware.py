@@ -6,6 +6,7 @@ import re
 import time
 import uuid
 
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.observability import metrics, tracing
@@ -32,7 +33,8 @@ class ObservabilityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = next((v for k, v in scope.get("headers", []) if k == HEADER), b"").decode("latin-1")
+        received = Headers(scope=scope)
+        given = received.get(HEADER.decode(), "")
         rid = given if ACCEPTED_ID.match(given) else uuid.uuid4().hex
         token = request_id.set(rid)
         method = scope["method"]
@@ -46,9 +48,8 @@ class ObservabilityMiddleware:
                 message["headers"] = [*message.get("headers", []), (HEADER, rid.encode())]
             await send(message)
 
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
         try:
-            with tracing.request_span(method, headers) as span:
+            with tracing.request_span(method, received) as span:
                 try:
                     await self.app(scope, receive, send_with_id)
                 finally:
