@@ -73,10 +73,27 @@ async def test_readiness_names_the_drivers_error(cut_off: httpx.AsyncClient) -> 
     assert database["detail"] == "unreachable: ConnectionRefusedError"
 
 
+async def stop_background_loops() -> None:
+    names = {
+        "arbor-audit-prune",
+        "arbor-event-prune",
+        "arbor-analytics-prune",
+        "arbor-index-upkeep",
+    }
+    loops = [t for t in asyncio.all_tasks() if t.get_name() in names]
+    assert len(loops) == len(names), "the app starts its housekeeping loops"
+    for loop in loops:
+        loop.cancel()
+    await asyncio.gather(*loops, return_exceptions=True)
+
+
 async def test_a_connection_lost_under_a_request_is_503_and_the_next_one_recovers(
     client: httpx.AsyncClient, app: FastAPI, database_url: str
 ) -> None:
     assert (await client.get("/v1/knowledge-bases")).status_code == 200
+    # The housekeeping loops (pruning, index upkeep) run a round at start-up; one of them
+    # meeting the dropped connection first would discard the pool before the request does.
+    await stop_background_loops()
     # The server drops every pooled connection (as in a restart); they were not idle long
     # enough to be pinged on checkout, so the next request meets a dead one.
     admin = await asyncpg.connect(asyncpg_dsn(database_url))
