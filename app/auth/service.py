@@ -143,12 +143,51 @@ def is_active(key: ApiKey, now: datetime) -> bool:
     return key.revoked_at is None and (key.expires_at is None or key.expires_at > now)
 
 
+# The keys that requests presented, by prefix, per database, with their projects. A key row
+# never changes once created except for its revocation (the API has no update), so a known key
+# skips the lookup's transaction; whether it is still live is asked on every request, in one
+# statement outside any transaction, so a revocation by any process holds from the next
+# request on.
+MAX_KNOWN_KEYS = 10_000
+_known_keys: WeakKeyDictionary[Database, dict[str, tuple[ApiKey, Project]]] = WeakKeyDictionary()
+_KEY_IS_LIVE = text(
+    "SELECT 1 FROM api_keys WHERE id = :id AND revoked_at IS NULL "
+    "AND (expires_at IS NULL OR expires_at > now())"
+)
+
+
+async def _still_live(database: Database, key: ApiKey) -> bool:
+    async with database.engine.connect() as connection:
+        connection = await connection.execution_options(isolation_level="AUTOCOMMIT")
+        return await connection.scalar(_KEY_IS_LIVE, {"id": key.id}) is not None
+
+
+async def _key_and_project(
+    database: Database, prefix: str, token: str
+) -> tuple[ApiKey, Project] | None:
+    known = _known_keys.setdefault(database, {})
+    found = known.get(prefix)
+    if found is not None:
+        if not keys.matches(token, found[0].key_sha256):
+            return None  # a wrong secret: no statement for it
+        if await _still_live(database, found[0]):
+            return found
+        del known[prefix]
+        return None
+    async with database.transaction() as session:
+        found = await repository.key_with_project(session, prefix)
+    if found is not None and is_active(found[0], datetime.now(UTC)):
+        if len(known) >= MAX_KNOWN_KEYS:
+            known.clear()
+        known[prefix] = found
+    return found
+
+
 async def _api_key(database: Database, token: str, project_ref: str | None) -> Caller:
     prefix = keys.prefix_of(token)
     if prefix is None:
         raise unauthorized(INVALID_KEY, error="invalid_token")
-    async with database.transaction() as session:
-        found = await repository.key_with_project(session, prefix)
+    found = await _key_and_project(database, prefix, token)
     if found is None:
         raise unauthorized(INVALID_KEY, error="invalid_token")
     key, project = found

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
+from fastapi import FastAPI
+from sqlalchemy import event, text
 
 from tests.auth.helpers import ADMIN_KEY, as_admin, bearer, create_key, create_project
 
@@ -103,6 +107,40 @@ async def test_revoked_and_expired_keys_stop_at_once(client: httpx.AsyncClient) 
         headers=as_admin(),
     )
     assert naive.status_code == 422
+
+
+async def test_a_known_key_is_checked_live_without_a_lookup_and_revocation_holds_at_once(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    await create_project(client, "acme")
+    key = await create_key(client, "acme", scopes=["read"])
+    headers = bearer(key["key"])
+    assert (await client.get("/v1/knowledge-bases", headers=headers)).status_code == 200
+    sent: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "api_keys" in statement:
+            sent.append(statement)
+
+    engine = app.state.database.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        assert (await client.get("/v1/knowledge-bases", headers=headers)).status_code == 200
+        wrong = bearer(key["key"][:-1] + ("A" if key["key"][-1] != "A" else "B"))
+        assert (await client.get("/v1/knowledge-bases", headers=wrong)).status_code == 401
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    # One liveness check for the known key, none for the wrong secret, no lookup (no join).
+    assert [("revoked_at IS NULL" in s, "JOIN" in s) for s in sent] == [(True, False)], sent
+    # Revoked straight in the database, as another process's DELETE would: the next request.
+    async with app.state.database.transaction() as session:
+        await session.execute(
+            text("UPDATE api_keys SET revoked_at = now() WHERE id = :id"),
+            {"id": uuid.UUID(key["id"])},
+        )
+    refused = await client.get("/v1/knowledge-bases", headers=headers)
+    assert refused.status_code == 401
+    assert refused.headers["www-authenticate"] == 'Bearer error="invalid_token"'
 
 
 async def test_malformed_credentials_are_401(client: httpx.AsyncClient) -> None:
