@@ -12,6 +12,8 @@ times but hardly the CPU figures). Then 8 clients at once run hybrid searches: Q
 `--baseline DIR` also serves the same data with the code of another checkout (`git worktree add
 DIR <commit>`) and alternates blocks of requests between the two servers, so that both see the
 same load on a shared machine: each row then has a before and an after column.
+`--api-key` serves with keys required (as in production) and sends every measured request with
+a read key of the project, so its lookup is in the figures; without it authentication is off.
 `--write` puts the table in docs/benchmarks.md between this script's markers.
 
 Each search row uses its own claims (hybrid the first N, vector the next N, text the last), so a
@@ -50,6 +52,8 @@ from scripts.eval import (  # noqa: E402
 START, END = "<!-- search-http:start -->", "<!-- search-http:end -->"
 KB = "scifact-http"
 BATCH = 250
+# `--api-key`: the configured admin key sets the bench up; the measured requests use a read key.
+ADMIN_KEY = "arb-bench-admin-key-not-for-production"
 
 Request = Callable[[httpx.Client, int], httpx.Response]
 
@@ -135,12 +139,13 @@ def row(server: Server) -> tuple[float, float, float, float]:
     )
 
 
-def many_clients(base: str, request: Request, n: int, clients: int) -> tuple[float, float]:
+def many_clients(server: Server, request: Request, n: int, clients: int) -> tuple[float, float]:
     """QPS and p99 ms of `n` requests from `clients` concurrent clients."""
+    headers = dict(server.http.headers)
 
     def run(worker: int) -> list[float]:
         times = []
-        with httpx.Client(base_url=base, timeout=60) as http:
+        with httpx.Client(base_url=server.base, timeout=60, headers=headers) as http:
             for i in range(worker, n, clients):
                 started = time.perf_counter()
                 request(http, i).raise_for_status()
@@ -167,8 +172,14 @@ def main() -> None:
         type=Path,
         help="a copy of --data-dir for the baseline (needed when the migrations differ)",
     )
+    parser.add_argument(
+        "--api-key", action="store_true", help="keys required; requests carry a read key"
+    )
     parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     args = parser.parse_args()
+    keys_env = (
+        {"ARBOR_ADMIN_KEY": ADMIN_KEY, "ARBOR_RATE_LIMIT_PER_MINUTE": "0"} if args.api_key else {}
+    )
 
     corpus = load_corpus()
     if args.documents:
@@ -187,9 +198,11 @@ def main() -> None:
         servers = []
         for name, root, folder in checkouts:
             base, server_pid = stack.enter_context(
-                served(folder, root=root, log_name=f"server-{name}.log")
+                served(folder, keys_env, root=root, log_name=f"server-{name}.log")
             )
             http = stack.enter_context(httpx.Client(base_url=base, timeout=600))
+            if args.api_key:
+                http.headers["Authorization"] = f"Bearer {ADMIN_KEY}"
             servers.append(Server(name, base, (server_pid, postmaster_pid(folder)), http))
         upload_s = 0.0
         for server in servers:
@@ -208,6 +221,12 @@ def main() -> None:
             ).json()["id"]
             for server in servers
         }
+        if args.api_key:
+            for server in servers:
+                created = server.http.post(
+                    "/v1/projects/default/api-keys", json={"name": "bench", "scopes": ["read"]}
+                ).raise_for_status()
+                server.http.headers["Authorization"] = f"Bearer {created.json()['key']}"
 
         def search(mode: str, first: int) -> Request:
             def send(client: httpx.Client, i: int) -> httpx.Response:
@@ -247,12 +266,12 @@ def main() -> None:
             )
             print(rows[-1], file=sys.stderr)
         concurrent = [
-            many_clients(server.base, search("hybrid", 2 * n), n, args.concurrency)
-            for server in servers
+            many_clients(server, search("hybrid", 2 * n), n, args.concurrency) for server in servers
         ]
     names = " / ".join(server.name for server in servers)
     subset = f" --documents {args.documents}" if args.documents else ""
     compared = " --baseline DIR" if args.baseline is not None else ""
+    compared += " --api-key" if args.api_key else ""
     table = "\n".join(
         [
             "## Search over HTTP (`scripts/bench-search --http`)",
@@ -262,7 +281,9 @@ def main() -> None:
             + (f"{upload_s:.0f} s to ready)" if upload_s else "uploaded by an earlier run)")
             + f"; one client, {n} requests per row and server, test claims as queries, "
             "top_k 10; CPU per request from psutil (the service process, and the embedded "
-            "Postgres server with its backends). Each cell: "
+            "Postgres server with its backends)"
+            + ("; every request with a read API key" if args.api_key else "; no keys")
+            + ". Each cell: "
             f"{names}.",
             "",
             "| request | p50 ms | p99 ms | service CPU ms | Postgres CPU ms |",
