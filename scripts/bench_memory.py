@@ -2,10 +2,10 @@
 
 Each (format, size) runs in a fresh Python process that loads the built-in embedding model
 (whose tokenizer the chunker counts with), then parses, builds the tree and chunks one
-generated document with the worker's own limits (ARBOR_INGEST_MEMORY_MB). Its peak RSS
-(VmHWM, reset to the current RSS once the model is loaded) less the RSS before the document
-is what the document cost. Embedding and
-storing run in batches of ARBOR_EMBED_BATCH_SIZE chunks and are not part of this figure.
+generated document with the worker's own limits (ARBOR_INGEST_MEMORY_MB), and serialises its
+tree as the store step sends it, the chunks still held. Its peak RSS (VmHWM, reset to the
+current RSS once the model is loaded) less the RSS before the document is what the document
+cost. Embedding runs in batches of ARBOR_EMBED_BATCH_SIZE chunks and is not part of it.
 """
 
 from __future__ import annotations
@@ -141,6 +141,7 @@ def measure(kind: str, size: int) -> dict[str, object]:
     """Run in the child: one document through parse, tree and chunking."""
     from app.config import Settings
     from app.documents.pipeline import token_counter
+    from app.documents.repository import stored_tree_json
     from app.embeddings.registry import DEFAULT_LOCAL, build_provider
     from app.ingestion import ChunkingConfig, chunk_document, parse_document
     from app.ingestion.parsers import ParseLimits
@@ -161,7 +162,11 @@ def measure(kind: str, size: int) -> dict[str, object]:
             filename=f"bench.{'txt' if kind.startswith('text') else kind}",
             limits=ParseLimits.within(settings.ingest_memory_bytes),
         )
-        chunks = len(chunk_document(parsed, ChunkingConfig(), counter, embedder_window=window))
+        drafts = chunk_document(parsed, ChunkingConfig(), counter, embedder_window=window)
+        chunks = len(drafts)
+        # The store step, with the tree and the chunks still held: the tree's JSON as sent.
+        sent = stored_tree_json(parsed)
+        del sent, drafts
     except AppError as exc:
         outcome = f"refused: {exc.detail[:90]}"
     peak = _status_bytes("VmHWM")

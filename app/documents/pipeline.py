@@ -458,8 +458,8 @@ class Ingestor:
                 embedded = sum(vector is not None for vector in work.vectors)
                 document.title = title
                 document.format = parsed.format
-                document.tree = enrichment.carried_over(document.tree, parsed).model_dump(
-                    mode="json"
+                document.tree = documents_repository.stored_tree(
+                    enrichment.carried_over(document.tree, parsed)
                 )
                 document.status = "ready"
                 document.error = work.embed_error
