@@ -64,7 +64,7 @@ def embedding_input(
 
 async def cached_vectors(
     session: AsyncSession, kb: KnowledgeBase, hashes: Sequence[str]
-) -> dict[str, list[float]]:
+) -> dict[str, np.ndarray]:
     """Vectors the same model computed for these texts, in any knowledge base of the project.
 
     Only vectors a model computed (`embedding_computed`), never a client's: a supplied vector
@@ -94,7 +94,11 @@ async def cached_vectors(
         )
         .ext(distinct_on(Chunk.text_sha256))
     )
-    return {sha: [float(x) for x in vector] for sha, vector in rows.all() if vector is not None}
+    return {
+        sha: np.asarray(vector, dtype=np.float32)
+        for sha, vector in rows.all()
+        if vector is not None
+    }
 
 
 async def embed_texts(
@@ -116,5 +120,5 @@ async def embed_texts(
         # The model is CPU-bound: keep it off the event loop.
         vectors = await asyncio.to_thread(embedder.embed_documents, list(missing.values()))
         for sha, vector in zip(missing, vectors, strict=True):
-            known[sha] = [float(x) for x in vector]
-    return [known[sha] for sha in hashes]
+            known[sha] = np.asarray(vector, dtype=np.float32)
+    return [[float(x) for x in known[sha]] for sha in hashes]
