@@ -23,6 +23,7 @@ from app.ingestion.tree import (
     NodeEnrichment,
     enrichments,
     iter_nodes,
+    stored_enrichments,
     with_enrichments,
 )
 from app.kit.errors import NotFound, ValidationFailed
@@ -101,7 +102,7 @@ def carried_over(stored_tree: Mapping[str, Any] | None, parsed: ParsedDocument) 
     a reindex rebuilds the tree, and enrichment written meanwhile must not be lost."""
     if not stored_tree:
         return parsed
-    kept = enrichments(DocumentNode.model_validate(stored_tree["root"]))
+    kept = stored_enrichments(stored_tree["root"])
     if not kept:
         return parsed
     return parsed.model_copy(update={"root": with_enrichments(parsed.root, kept)})
