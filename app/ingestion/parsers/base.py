@@ -13,11 +13,12 @@ from app.kit.errors import PayloadTooLarge, UnprocessableDocument
 from app.kit.strings import Metadata
 
 # Peak memory of ingesting one character of extracted text (its tree nodes, chunks, token
-# offsets), as `scripts/bench-ingest --memory` measured it with some margin: at most about 26
-# bytes in any format (docs/benchmarks.md). A DOCX body's XML is streamed and costs about
-# its own size while it is read; its limit stays at ten bytes per byte of it, so a
-# body of junk XML is still refused from the zip's directory before any of it is inflated.
-BYTES_PER_TEXT_CHAR = 32
+# offsets, and the tree's JSON at the store step, the peak), as `scripts/bench-ingest
+# --memory` measured it with some margin: at most about 38 bytes in any format
+# (docs/benchmarks.md). A DOCX body's XML is streamed and costs about its own size while it
+# is read; its limit stays at ten bytes per byte of it, so a body of junk XML is still
+# refused from the zip's directory before any of it is inflated.
+BYTES_PER_TEXT_CHAR = 48
 BYTES_PER_XML_BYTE = 10
 
 
