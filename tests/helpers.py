@@ -8,10 +8,12 @@ import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
+import asyncpg
 import httpx
 import uvicorn
 from fastapi import FastAPI
 
+from app.db.urls import asyncpg_dsn
 from app.kit.protocols import ProblemHttpToolsProtocol
 
 
@@ -54,3 +56,36 @@ async def serve_in_loop(
     finally:
         server.should_exit = True
         await task
+
+
+async def stop_background_loops() -> None:
+    """Cancel the app's housekeeping loops (pruning, index upkeep): one of them meeting a
+    dropped connection first would discard the pool before the request under test does."""
+    names = {
+        "arbor-audit-prune",
+        "arbor-event-prune",
+        "arbor-analytics-prune",
+        "arbor-index-upkeep",
+    }
+    loops = [t for t in asyncio.all_tasks() if t.get_name() in names]
+    assert len(loops) == len(names), "the app starts its housekeeping loops"
+    for loop in loops:
+        loop.cancel()
+    await asyncio.gather(*loops, return_exceptions=True)
+
+
+async def drop_pooled_connections(database_url: str) -> int:
+    """Terminate every other connection to the test database, as a server restart would;
+    returns how many."""
+    admin = await asyncpg.connect(asyncpg_dsn(database_url))
+    try:
+        name = await admin.fetchval("SELECT current_database()")
+        return int(
+            await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = $1 AND pid <> pg_backend_pid()",
+                name,
+            )
+        )
+    finally:
+        await admin.close()

@@ -157,6 +157,8 @@ _KEY_IS_LIVE = text(
 
 
 async def _still_live(database: Database, key: ApiKey) -> bool:
+    # Through SQLAlchemy rather than the bare driver (some 0.1 ms less CPU): a connection lost
+    # since it was pooled then discards the pool's others too, and answers 503.
     async with database.engine.connect() as connection:
         connection = await connection.execution_options(isolation_level="AUTOCOMMIT")
         return await connection.scalar(_KEY_IS_LIVE, {"id": key.id}) is not None

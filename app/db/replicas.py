@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.consistency import parse_lsn
 from app.db.outage import is_outage, lost_connection
+from app.kit.errors import DatabaseUnavailable
 from app.observability import metrics
 
 logger = logging.getLogger(__name__)
@@ -37,17 +38,24 @@ REPLICA_STATE = (
 REPLAYED = "SELECT pg_last_wal_replay_lsn()::text"
 
 
-async def fetch_row(engine: AsyncEngine, sql: str) -> Any:
-    """One row of a statement run outside any transaction: one round trip, no BEGIN."""
+async def fetch_row(engine: AsyncEngine, sql: str, *args: object) -> Any:
+    """One row of a statement run outside any transaction: one round trip, no BEGIN, and none
+    of the ORM's or Core's work per call. A lost connection is discarded (it must not go back
+    to the pool) and raised as DatabaseUnavailable."""
     async with engine.connect() as connection:
         raw = await connection.get_raw_connection()
+        driver = raw.driver_connection
+        assert driver is not None
         try:
-            return await raw.driver_connection.fetchrow(sql)  # type: ignore[union-attr]
+            return await driver.fetchrow(sql, *args)
         except Exception as exc:
-            # The driver's own error, which SQLAlchemy did not see: a dead connection must
-            # not go back to the pool.
-            if lost_connection(exc):
+            # The driver's own error, which SQLAlchemy did not see: a connection the server
+            # closed since it was pooled raises InterfaceError, with no SQLSTATE.
+            if lost_connection(exc) or driver.is_closed():
                 await connection.invalidate()
+                raise DatabaseUnavailable(
+                    "The database is unavailable (the connection was lost); try again shortly."
+                ) from exc
             raise
 
 

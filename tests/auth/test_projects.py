@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from sqlalchemy import event, text
 
 from tests.auth.helpers import ADMIN_KEY, as_admin, bearer, create_key, create_project
+from tests.helpers import drop_pooled_connections, stop_background_loops
 
 
 async def test_projects_are_created_by_instance_admins(client: httpx.AsyncClient) -> None:
@@ -141,6 +142,22 @@ async def test_a_known_key_is_checked_live_without_a_lookup_and_revocation_holds
     refused = await client.get("/v1/knowledge-bases", headers=headers)
     assert refused.status_code == 401
     assert refused.headers["www-authenticate"] == 'Bearer error="invalid_token"'
+
+
+async def test_a_known_key_meeting_a_lost_connection_is_503_and_the_next_request_recovers(
+    client: httpx.AsyncClient, database_url: str
+) -> None:
+    await create_project(client, "acme")
+    key = await create_key(client, "acme", scopes=["read"])
+    headers = bearer(key["key"])
+    assert (await client.get("/v1/knowledge-bases", headers=headers)).status_code == 200
+    await stop_background_loops()
+    assert await drop_pooled_connections(database_url) >= 1
+    # The key's liveness check is the request's first statement: it meets the dead connection.
+    lost = await client.get("/v1/knowledge-bases", headers=headers)
+    assert lost.status_code == 503, lost.text
+    assert lost.json()["type"] == "https://arbor.dev/problems/database-unavailable"
+    assert (await client.get("/v1/knowledge-bases", headers=headers)).status_code == 200
 
 
 async def test_malformed_credentials_are_401(client: httpx.AsyncClient) -> None:

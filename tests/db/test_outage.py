@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
@@ -15,11 +14,12 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from app.config import Settings
 from app.db.engine import Database
 from app.db.outage import is_outage, lost_connection
-from app.db.urls import asyncpg_dsn
+from app.db.replicas import fetch_row
 from app.kit.errors import DatabaseUnavailable
 from app.kit.problems import PROBLEM_MEDIA_TYPE, install_problem_handlers
 from app.main import create_app
 from tests.fakes import FakeEmbedders
+from tests.helpers import drop_pooled_connections, stop_background_loops
 
 # Nothing listens on port 1: every connect is refused at once.
 CLOSED_PORT_URL = "postgresql://arbor:arbor@127.0.0.1:1/arbor"
@@ -73,20 +73,6 @@ async def test_readiness_names_the_drivers_error(cut_off: httpx.AsyncClient) -> 
     assert database["detail"] == "unreachable: ConnectionRefusedError"
 
 
-async def stop_background_loops() -> None:
-    names = {
-        "arbor-audit-prune",
-        "arbor-event-prune",
-        "arbor-analytics-prune",
-        "arbor-index-upkeep",
-    }
-    loops = [t for t in asyncio.all_tasks() if t.get_name() in names]
-    assert len(loops) == len(names), "the app starts its housekeeping loops"
-    for loop in loops:
-        loop.cancel()
-    await asyncio.gather(*loops, return_exceptions=True)
-
-
 async def test_a_connection_lost_under_a_request_is_503_and_the_next_one_recovers(
     client: httpx.AsyncClient, app: FastAPI, database_url: str
 ) -> None:
@@ -96,17 +82,7 @@ async def test_a_connection_lost_under_a_request_is_503_and_the_next_one_recover
     await stop_background_loops()
     # The server drops every pooled connection (as in a restart); they were not idle long
     # enough to be pinged on checkout, so the next request meets a dead one.
-    admin = await asyncpg.connect(asyncpg_dsn(database_url))
-    try:
-        name = await admin.fetchval("SELECT current_database()")
-        killed = await admin.fetchval(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = $1 AND pid <> pg_backend_pid()",
-            name,
-        )
-    finally:
-        await admin.close()
-    assert killed >= 1
+    assert await drop_pooled_connections(database_url) >= 1
     lost = await client.get("/v1/knowledge-bases")
     assert lost.status_code == 503, lost.text
     assert lost.json()["type"] == UNAVAILABLE
@@ -168,3 +144,15 @@ async def test_a_cancelled_query_stays_cancelled(settings: Settings, database_ur
             await task
     finally:
         await database.dispose()
+
+
+async def test_a_bare_driver_statement_on_a_lost_connection_is_an_outage(
+    app: FastAPI, database_url: str
+) -> None:
+    database: Database = app.state.database
+    await stop_background_loops()
+    assert await fetch_row(database.engine, "SELECT 1") is not None
+    assert await drop_pooled_connections(database_url) >= 1
+    # The server closed the pooled connection: an outage (503 for a request), not a bug.
+    with pytest.raises(DatabaseUnavailable):
+        await fetch_row(database.engine, "SELECT 1")
