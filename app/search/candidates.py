@@ -13,6 +13,7 @@ from sqlalchemy import (
     String,
     Text,
     Uuid,
+    all_,
     and_,
     any_,
     bindparam,
@@ -84,6 +85,9 @@ def _scope(target: Target, plan: Plan, index: int, table: Any = chunks) -> Selec
     if plan.documents is not None:
         chosen = bindparam("prefiltered_documents", list(plan.documents), ARRAY(Uuid))
         scope = scope.where(table.c.document_id == any_(chosen))
+    if plan.excluded_documents:
+        hidden = bindparam("excluded_documents", list(plan.excluded_documents), ARRAY(Uuid))
+        scope = scope.where(table.c.document_id != all_(hidden))
     return scope
 
 

@@ -168,6 +168,7 @@ def shape(plan: Plan) -> tuple[Any, ...] | None:
         plan.offset,
         plan.with_vectors,
         plan.documents is not None,
+        bool(plan.excluded_documents),
         plan.check_documents,
     )
 
@@ -198,6 +199,8 @@ def bound_values(plan: Plan) -> dict[str, Any]:
         values["headline_q"] = queries.pop()
     if plan.documents is not None:
         values["prefiltered_documents"] = list(plan.documents)
+    if plan.excluded_documents:
+        values["excluded_documents"] = list(plan.excluded_documents)
     return values
 
 

@@ -55,6 +55,9 @@ class Plan:
     with_vectors: bool
     # The only documents whose chunks may match (`prefilter_documents`); None: any.
     documents: Sequence[uuid.UUID] | None = None
+    # Documents whose chunks may not match (`hidden_documents`): what the caller may not read
+    # and what failed, listed once instead of looked up per candidate chunk.
+    excluded_documents: Sequence[uuid.UUID] = ()
     # Whether each candidate's document is looked up (status, filter, visibility): not
     # needed for a search with neither filter nor visibility limit where no failed document
     # of the searched knowledge bases holds chunks (`Prepared.failed_with_chunks`).

@@ -17,9 +17,12 @@ from sqlalchemy import (
     cast,
     column,
     exists,
+    false,
     func,
     literal,
+    not_,
     null,
+    or_,
     select,
     text,
 )
@@ -171,6 +174,35 @@ async def prefilter_documents(
         )
     )
     return None if chosen is None else list(chosen)
+
+
+# At most this many documents hidden from a caller are listed for a search to skip; past it,
+# each candidate chunk's document is looked up instead.
+HIDDEN_MAX_DOCUMENTS = 1_000
+
+
+async def hidden_documents(
+    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID], visible: ColumnElement[bool]
+) -> tuple[list[uuid.UUID], int] | None:
+    """The documents of these knowledge bases that the caller may not read (`visible` is not
+    true of them) or that failed, and how many chunks they hold, when there are at most
+    HIDDEN_MAX_DOCUMENTS; None when more.
+
+    Most documents are usually readable by every key of a project: skipping the few that are
+    not costs one short scan of `documents`, where checking every candidate's document cost
+    a primary-key probe under row-level security per chunk (app/search/document_choice.py)."""
+    hidden = (
+        select(documents.c.id, documents.c.chunk_count)
+        .where(
+            documents.c.knowledge_base_id.in_(list(knowledge_base_ids)),
+            or_(documents.c.status == "failed", not_(func.coalesce(visible, false()))),
+        )
+        .limit(HIDDEN_MAX_DOCUMENTS + 1)
+    )
+    found = (await session.execute(hidden)).all()
+    if len(found) > HIDDEN_MAX_DOCUMENTS:
+        return None
+    return [row.id for row in found], sum(row.chunk_count or 0 for row in found)
 
 
 async def absent_metadata_keys(

@@ -6,7 +6,6 @@ import re
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import ColumnElement, and_, true
@@ -19,7 +18,15 @@ from app.kit.errors import NotFound, ValidationFailed
 from app.kit.filters import compile_filter, metadata_keys
 from app.knowledge_bases import repository as knowledge_bases
 from app.models import KnowledgeBase
-from app.search import fields, hit_context, hybrid, plans, repository, text_statistics
+from app.search import (
+    document_choice,
+    fields,
+    hit_context,
+    hybrid,
+    plans,
+    repository,
+    text_statistics,
+)
 from app.search.mmr import mmr_order
 from app.search.query_vectors import query_vector
 from app.search.rerank import Reranker
@@ -95,39 +102,6 @@ def _model(kb: KnowledgeBase) -> tuple[str, str, int, str]:
         kb.embedding_model,
         kb.embedding_dimensions,
         kb.embedding_variant,
-    )
-
-
-async def _chosen_documents(
-    session: AsyncSession,
-    kbs: Sequence[KnowledgeBase],
-    options: SearchOptions,
-    visible: ColumnElement[bool] | None,
-) -> list[uuid.UUID] | None:
-    """For a filter on document fields (and the caller's document visibility), the documents
-    that pass it, if their chunks are few enough to score exactly. Metadata keys count as
-    document fields where no chunk of these knowledge bases has metadata of its own (a chunk's
-    own is read before its document's); a filter on chunk fields is applied chunk by chunk."""
-    restricted = visible is not None and not isinstance(visible, True_)
-    if options.filter is None and not restricted:
-        return None
-    kb_ids = [kb.id for kb in kbs]
-    try:
-        condition = compile_filter(options.filter, fields.DOCUMENT_FIELDS)
-    except ValidationFailed:
-        try:
-            condition = compile_filter(options.filter, fields.DOCUMENT_FIELDS_AND_METADATA)
-        except ValidationFailed:
-            return None
-        if await repository.own_chunk_metadata(session, kb_ids):
-            return None
-    if restricted:
-        assert visible is not None
-        condition = and_(condition, visible)
-    # Chunk counts as text scoring keeps them (cached per process, refreshed each minute).
-    total = sum(count for count, _ in (await _text_statistics_of(session, kbs)).values())
-    return await repository.prefilter_documents(
-        session, kb_ids, condition, max_chunks=repository.prefilter_limit(total)
     )
 
 
@@ -221,9 +195,15 @@ async def search(
         knowledge_base_ids=[kb.id for kb in kbs],
     )
     parsed = prepared.queries
-    # Neither a filter nor a visibility limit: nothing to ask of a candidate's document but
-    # its status, and that only where a failed document holds chunks.
-    unconditioned = options.filter is None and (visible is None or isinstance(visible, True_))
+    choice = await document_choice.choose(
+        session, kbs, options, visible, total_chunks=lambda: _chunk_total(session, kbs)
+    )
+    # Neither a filter nor a visibility limit that the skipped documents do not settle:
+    # nothing to ask of a candidate's document but its status, and that only where a failed
+    # document holds chunks (and not even that when they are skipped too).
+    unconditioned = options.filter is None and (
+        visible is None or isinstance(visible, True_) or choice.settled
+    )
     use_text = mode is not SearchMode.VECTOR
     statistics = await _text_statistics_of(session, kbs) if use_text and query is not None else {}
     pooled = options.rerank or options.mmr is not None
@@ -241,8 +221,9 @@ async def search(
                 parsed[kb.text_search_language],
                 *statistics.get(kb.id, (0, None)),
                 # A filter drops matched chunks after the budget is spent: no pruning then.
+                # Skipped documents may hold matches: the budget counts their chunks extra.
                 prune=unconditioned,
-                wanted=depth,
+                wanted=depth + choice.excluded_chunks,
             )
             for kb in kbs
         ],
@@ -261,11 +242,10 @@ async def search(
         limit=pool if pooled else options.top_k,
         offset=0 if pooled else options.offset,
         with_vectors=Include.VECTORS in options.include or options.mmr is not None,
-        check_documents=not unconditioned or prepared.failed_with_chunks,
+        check_documents=(not unconditioned or prepared.failed_with_chunks) and not choice.settled,
+        documents=choice.documents,
+        excluded_documents=choice.excluded,
     )
-    chosen = await _chosen_documents(session, kbs, options, visible)
-    if chosen is not None:
-        plan = replace(plan, documents=chosen)
     result = await repository.search(session, plan)
     rows = result.rows
     if options.rerank:
@@ -344,6 +324,12 @@ async def _filter_warnings(
         f"key {key!r} (filter `metadata.{key}`)."
         for key in absent
     ]
+
+
+async def _chunk_total(session: AsyncSession, kbs: Sequence[KnowledgeBase]) -> int:
+    """Chunks of these knowledge bases, as text scoring counts them (cached per process,
+    refreshed each minute)."""
+    return sum(count for count, _ in (await _text_statistics_of(session, kbs)).values())
 
 
 async def _text_statistics_of(

@@ -8,7 +8,9 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.search import plans, repository
 from tests.auth.helpers import bearer, create_key, create_project, upload
 
 SECRET = {"principals": ["group:secret"]}
@@ -112,6 +114,40 @@ async def test_top_k_readable_hits_although_better_ones_are_hidden(
         headers=bearer(corpus["keys"]["staff"]),
     )
     assert {hit["doc_id"] for hit in response.json()["hits"]} <= set(corpus["public"])
+
+
+@pytest.mark.parametrize("search", SEARCHES, ids=lambda s: s["mode"])
+async def test_hidden_documents_are_skipped_by_list_or_by_lookup_alike(
+    client: httpx.AsyncClient, search: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = await setup_corpus(client)
+    url = f"/v1/knowledge-bases/{corpus['kb']}/search"
+    body = search | {"top_k": TOP_K, "candidates": TOP_K}
+    plans_seen: list[tuple[int, bool]] = []
+    original = repository.search
+
+    async def spy(session: AsyncSession, plan: plans.Plan) -> plans.Result:
+        plans_seen.append((len(plan.excluded_documents), plan.check_documents))
+        return await original(session, plan)
+
+    monkeypatch.setattr(repository, "search", spy)
+
+    async def hits() -> list[list[tuple[str, float]]]:
+        found = []
+        for who in ("staff", "nobody"):
+            response = await client.post(url, json=body, headers=bearer(corpus["keys"][who]))
+            assert response.status_code == 200, response.text
+            found.append([(h["chunk_id"], round(h["score"], 6)) for h in response.json()["hits"]])
+        return found
+
+    listed = await hits()
+    # More hidden documents than a search lists: each candidate's document is looked up.
+    monkeypatch.setattr(repository, "HIDDEN_MAX_DOCUMENTS", len(corpus["hidden"]) - 1)
+    looked_up = await hits()
+    assert listed == looked_up
+    assert all(len(each) == TOP_K for each in listed)
+    hidden = len(corpus["hidden"])
+    assert plans_seen == [(hidden, False), (hidden, False), (0, True), (0, True)]
 
 
 async def test_delegate_keys_read_as_the_user_they_name(client: httpx.AsyncClient) -> None:
