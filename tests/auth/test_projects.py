@@ -110,13 +110,19 @@ async def test_revoked_and_expired_keys_stop_at_once(client: httpx.AsyncClient) 
     assert naive.status_code == 422
 
 
+async def known_read_key(client: httpx.AsyncClient) -> dict[str, Any]:
+    """A read key of a new project, used once, so its process knows it."""
+    await create_project(client, "acme")
+    key = await create_key(client, "acme", scopes=["read"])
+    assert (await client.get("/v1/knowledge-bases", headers=bearer(key["key"]))).status_code == 200
+    return key
+
+
 async def test_a_known_key_is_checked_live_without_a_lookup_and_revocation_holds_at_once(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
-    await create_project(client, "acme")
-    key = await create_key(client, "acme", scopes=["read"])
+    key = await known_read_key(client)
     headers = bearer(key["key"])
-    assert (await client.get("/v1/knowledge-bases", headers=headers)).status_code == 200
     sent: list[str] = []
 
     def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
@@ -147,10 +153,8 @@ async def test_a_known_key_is_checked_live_without_a_lookup_and_revocation_holds
 async def test_a_known_key_meeting_a_lost_connection_is_503_and_the_next_request_recovers(
     client: httpx.AsyncClient, database_url: str
 ) -> None:
-    await create_project(client, "acme")
-    key = await create_key(client, "acme", scopes=["read"])
+    key = await known_read_key(client)
     headers = bearer(key["key"])
-    assert (await client.get("/v1/knowledge-bases", headers=headers)).status_code == 200
     await stop_background_loops()
     assert await drop_pooled_connections(database_url) >= 1
     # The key's liveness check is the request's first statement: it meets the dead connection.
