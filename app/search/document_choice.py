@@ -52,9 +52,11 @@ async def choose(
     if options.filter is None:
         assert visible is not None
         # Visibility alone: the documents hidden from the caller (and the failed ones) are
-        # usually few, and skipping them needs no look-up per candidate.
+        # usually few, and skipping them needs no look-up per candidate. Where they hold
+        # most of the chunks, the few readable documents are chosen instead (below): the
+        # HNSW walk would pass over mostly skipped entries.
         hidden = await repository.hidden_documents(session, kb_ids, visible)
-        if hidden is not None:
+        if hidden is not None and hidden[1] * 2 <= await total_chunks():
             ids, chunks = hidden
             return DocumentChoice(excluded=ids, excluded_chunks=chunks, settled=True)
     chosen = await _chosen_documents(
