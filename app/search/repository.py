@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import (
+    Select,
     Text,
     Uuid,
     and_,
@@ -20,6 +21,7 @@ from sqlalchemy import (
     false,
     func,
     literal,
+    literal_column,
     not_,
     null,
     or_,
@@ -189,20 +191,33 @@ async def hidden_documents(
     HIDDEN_MAX_DOCUMENTS; None when more.
 
     Most documents are usually readable by every key of a project: skipping the few that are
-    not costs one short scan of `documents`, where checking every candidate's document cost
+    not costs one index scan of `documents`, where checking every candidate's document cost
     a primary-key probe under row-level security per chunk (app/search/document_choice.py)."""
-    hidden = (
+    found = (await session.execute(hidden_documents_query(knowledge_base_ids, visible))).all()
+    if len(found) > HIDDEN_MAX_DOCUMENTS:
+        return None
+    return [row.id for row in found], sum(row.chunk_count or 0 for row in found)
+
+
+def hidden_documents_query(
+    knowledge_base_ids: Sequence[uuid.UUID], visible: ColumnElement[bool]
+) -> Select[Any]:
+    access = documents.c.access
+    return (
         select(documents.c.id, documents.c.chunk_count)
         .where(
             documents.c.knowledge_base_id.in_(list(knowledge_base_ids)),
+            # What a caller may not read has an access list: the predicate of the partial
+            # index `ix_documents_restricted` (migration 0029), so only those are read
+            # (constants, not parameters, so that the planner can match it).
+            or_(
+                documents.c.status == literal_column("'failed'"),
+                and_(access.is_not(None), func.jsonb_typeof(access) != literal_column("'null'")),
+            ),
             or_(documents.c.status == "failed", not_(func.coalesce(visible, false()))),
         )
         .limit(HIDDEN_MAX_DOCUMENTS + 1)
     )
-    found = (await session.execute(hidden)).all()
-    if len(found) > HIDDEN_MAX_DOCUMENTS:
-        return None
-    return [row.id for row in found], sum(row.chunk_count or 0 for row in found)
 
 
 async def absent_metadata_keys(

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from sqlalchemy import select, text, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.acl import visible_documents_clause
 from app.db.tenancy import TenantScope, enter_scope
 from app.models import Document, KnowledgeBase
 from app.search import hybrid, plans, repository, service
@@ -318,3 +319,37 @@ async def titled(app: FastAPI, title: str) -> list[uuid.UUID]:
     async with app.state.database.transaction() as session:
         found = await session.scalars(select(Document.id).where(Document.title == title))
         return list(found)
+
+
+async def test_hidden_documents_are_listed_through_their_partial_index(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    kb = await create_kb(client, "restricted")
+    for i, access in enumerate((None, {"principals": ["group:hr"]})):
+        uploaded = await client.post(
+            f"/v1/knowledge-bases/{kb['id']}/documents",
+            params={"wait": "true"},
+            json={"text": f"Document number {i}.", "title": f"doc {i}", "access": access},
+        )
+        assert uploaded.status_code in (200, 201, 202), uploaded.text
+    kb_id = uuid.UUID(kb["id"])
+    visible = visible_documents_clause(frozenset({"group:staff"}))
+    async with app.state.database.transaction() as session:
+        kb_row = await session.get(KnowledgeBase, kb_id)
+        assert kb_row is not None
+        await enter_scope(session, TenantScope(kb_row.project_id))
+        found = await repository.hidden_documents(session, [kb_id], visible)
+        assert found is not None
+        assert found[0] == await titled(app, "doc 1")
+        # Whether the index can serve it, not whether two documents are worth it.
+        await session.execute(text("SELECT set_config('enable_seqscan', 'off', true)"))
+        connection = await session.connection()
+        query = repository.hidden_documents_query([kb_id], visible)
+        compiled = query.compile(
+            dialect=connection.dialect, compile_kwargs={"render_postcompile": True}
+        )
+        params = [compiled.params[name] for name in compiled.positiontup or []]
+        raw = await connection.get_raw_connection()
+        assert raw.driver_connection is not None
+        rows = await raw.driver_connection.fetch("EXPLAIN " + str(compiled), *params)
+    assert "ix_documents_restricted" in "\n".join(row[0] for row in rows)
