@@ -222,8 +222,8 @@ def enrichments(root: Node) -> dict[str, NodeEnrichment]:
 
 def stored_enrichments(root: Mapping[str, Any]) -> dict[str, NodeEnrichment]:
     """`enrichments` of a tree as stored (its JSON), without validating the whole tree: a
-    reindex reads them from a tree as large as the document, which validated as nodes
-    costs some forty times its text."""
+    reindex reads them from a tree as large as the document, and a validated node costs about
+    1.8 KB per sentence of some 80 characters (docs/benchmarks.md, "Memory per upload")."""
     found: dict[str, NodeEnrichment] = {}
     pending = [root]
     while pending:
