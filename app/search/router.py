@@ -16,7 +16,7 @@ from app.kit.bodies import require_json_body
 from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 from app.projects.dependencies import ProjectDep
-from app.search import service, text_statistics
+from app.search import hits, service, text_statistics
 from app.search.dependencies import RerankerDep
 from app.search.schemas import (
     ChunkContextRequest,
@@ -80,7 +80,7 @@ async def chunk_contexts(
     session: SessionDep,
     visible: VisibleDocumentsDep,
 ) -> ChunkContexts:
-    return await service.chunk_contexts(session, kb, data.chunk_ids, visible=visible)
+    return await hits.chunk_contexts(session, kb, data.chunk_ids, visible=visible)
 
 
 @router.post(
