@@ -141,7 +141,7 @@ def measure(kind: str, size: int) -> dict[str, object]:
     """Run in the child: one document through parse, tree and chunking."""
     from app.config import Settings
     from app.documents.pipeline import token_counter
-    from app.documents.repository import stored_tree_json
+    from app.documents.stored_tree import tree_json
     from app.embeddings.registry import DEFAULT_LOCAL, build_provider
     from app.ingestion import ChunkingConfig, chunk_document, parse_document
     from app.ingestion.parsers import ParseLimits
@@ -164,9 +164,12 @@ def measure(kind: str, size: int) -> dict[str, object]:
         )
         drafts = chunk_document(parsed, ChunkingConfig(), counter, embedder_window=window)
         chunks = len(drafts)
-        # The store step, with the tree and the chunks still held: the tree's JSON as sent.
-        sent = stored_tree_json(parsed)
-        del sent, drafts
+        # As the pipeline does after chunking: the tree's JSON made, then the tree dropped and
+        # the JSON held while the chunks are embedded; the store step streams it by COPY in
+        # 1 MiB slices.
+        held = tree_json(parsed)
+        del parsed
+        del held, drafts
     except AppError as exc:
         outcome = f"refused: {exc.detail[:90]}"
     peak = _status_bytes("VmHWM")

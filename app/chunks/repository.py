@@ -30,6 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.driver import session_driver
 from app.db.tenancy import elevated
 from app.kit.errors import Conflict
 from app.kit.pagination import after_key
@@ -331,10 +332,7 @@ async def _copy_codecs(session: AsyncSession) -> AsyncIterator[asyncpg.Connectio
     codecs are the COPY's only: SQLAlchemy's types expect the text forms on the same pooled
     connection.
     """
-    connection = await session.connection()
-    raw = await connection.get_raw_connection()
-    driver = raw.driver_connection
-    assert driver is not None
+    driver = await session_driver(session)
     await driver.set_type_codec(
         "vector",
         schema="public",

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.documents.service import tree_of
+from app.documents.stored_tree import tree_json as stored_tree_json
 from app.ingestion.parsers.base import ParsedDocument
 from app.ingestion.tree import (
     MAX_NODE_ID,
@@ -97,12 +98,15 @@ def result(document: Document, root: DocumentNode, written: int) -> EnrichmentRe
     )
 
 
-def carried_over(stored_tree: Mapping[str, Any] | None, parsed: ParsedDocument) -> ParsedDocument:
-    """`parsed` with the enrichment the stored tree's nodes have, where it has the same node:
-    a reindex rebuilds the tree, and enrichment written meanwhile must not be lost."""
+def carried_over_json(stored_tree: Mapping[str, Any] | None, tree_json: bytearray) -> bytearray:
+    """The new tree's JSON with the enrichment the stored tree's nodes have, where it has the
+    same node: a reindex rebuilds the tree, and enrichment written meanwhile must not be lost.
+    The JSON is parsed again only when there is enrichment to carry over."""
     if not stored_tree:
-        return parsed
+        return tree_json
     kept = stored_enrichments(stored_tree["root"])
     if not kept:
-        return parsed
-    return parsed.model_copy(update={"root": with_enrichments(parsed.root, kept)})
+        return tree_json
+    parsed = ParsedDocument.model_validate_json(tree_json)
+    enriched = parsed.model_copy(update={"root": with_enrichments(parsed.root, kept)})
+    return stored_tree_json(enriched)

@@ -34,7 +34,7 @@ from app.chunks.embedding import (
 from app.chunks.repository import ChunkRow
 from app.config import Settings
 from app.db.engine import Database
-from app.documents import enrichment
+from app.documents import enrichment, stored_tree
 from app.documents import repository as documents_repository
 from app.documents.chunk_ids import chunk_id, with_free_ids
 from app.evaluations import service as evaluations
@@ -87,10 +87,10 @@ def token_counter(embedder: DocumentEmbedder | None) -> tuple[TokenCounter, int]
     return EstimatingCounter(), window
 
 
-def document_title(document: Document, parsed: ParsedDocument) -> str:
+def document_title(document: Document, parsed_title: str | None) -> str:
     """The title a document's chunks carry (and are embedded under): the upload's, the file's
     own, or its file name."""
-    return document.title or parsed.title or document.filename or ""
+    return document.title or parsed_title or document.filename or ""
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -105,6 +105,13 @@ class Work:
     document: Document
     source: bytes | None
     parsed: ParsedDocument | None = None
+    # Once chunked, the tree is held as the JSON the store step writes (`tree_json`), about
+    # half the memory of its nodes, and `parsed` is dropped; the store step reads only these
+    # of it.
+    tree_json: bytearray = field(default_factory=bytearray)
+    parsed_title: str | None = None
+    parsed_format: str = ""
+    parsed_metadata: dict[str, Any] | None = None
     drafts: list[ChunkDraft] = field(default_factory=list)
     # Per draft, the hash of what the model reads for it (its context header and text): the
     # key under which its vector is reused.
@@ -115,6 +122,16 @@ class Work:
     # 4,000 chunks, 50 MB).
     vectors: list[np.ndarray | None] = field(default_factory=list)
     embed_error: str | None = None
+
+    def hold_tree_as_json(self) -> None:
+        """Swap the parsed tree for its JSON. The buffer goes to the driver as it is: a copy
+        to bytes would need fresh memory, which the freed nodes rarely give back."""
+        parsed = self.parsed
+        assert parsed is not None
+        self.parsed_title, self.parsed_format = parsed.title, parsed.format
+        self.parsed_metadata = parsed.metadata
+        self.tree_json = stored_tree.tree_json(parsed)
+        self.parsed = None
 
 
 @dataclass
@@ -160,7 +177,8 @@ class Ingestor:
             assert work.parsed is not None
             config = ChunkingConfig(**{**kb.chunking, **(work.job.payload.get("chunking") or {})})
             work.drafts = chunk_document(work.parsed, config, counter, embedder_window=window)
-            title = document_title(work.document, work.parsed)
+            title = document_title(work.document, work.parsed.title)
+            work.hold_tree_as_json()
             work.hashes, work.inputs = [], {}
             for draft in work.drafts:
                 read = embedding_input(
@@ -447,22 +465,19 @@ class Ingestor:
                 delete(Chunk).where(Chunk.document_id.in_([w.document.id for w in works]))
             )
             rows: list[ChunkRow] = []
+            trees: dict[uuid.UUID, bytearray] = {}
             for work in works:
                 document = documents[work.document.id]
-                parsed = work.parsed
-                assert parsed is not None
-                title = document_title(document, parsed)
-                if parsed.metadata:
+                title = document_title(document, work.parsed_title)
+                if work.parsed_metadata:
                     # What the file says of itself (an e-mail's headers) under what the
                     # uploader said: the upload's keys win on a clash.
-                    document.metadata_ = {**parsed.metadata, **document.metadata_}
+                    document.metadata_ = {**work.parsed_metadata, **document.metadata_}
                 rows += self._rows(document, title, work)
                 embedded = sum(vector is not None for vector in work.vectors)
                 document.title = title
-                document.format = parsed.format
-                document.tree = documents_repository.stored_tree(
-                    enrichment.carried_over(document.tree, parsed)
-                )
+                document.format = work.parsed_format
+                trees[document.id] = enrichment.carried_over_json(document.tree, work.tree_json)
                 document.status = "ready"
                 document.error = work.embed_error
                 document.chunk_count = len(work.drafts)
@@ -480,6 +495,7 @@ class Ingestor:
                     "document.ready",
                     replaced=str(replaced_id) if replaced_id else None,
                 )
+            await stored_tree.write_trees(session, trees)
             if rows:
                 # The documents' chunks were deleted above; an id a client's chunk holds
                 # elsewhere gets a stand-in (app/documents/chunk_ids.py).

@@ -10,10 +10,8 @@ from typing import Any, get_args
 
 from sqlalchemy import (
     ColumnElement,
-    LargeBinary,
     Table,
     bindparam,
-    cast,
     delete,
     exists,
     func,
@@ -24,11 +22,9 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.documents.schemas import DocumentStatus
-from app.ingestion.parsers import ParsedDocument
 from app.kit.errors import Forbidden
 from app.kit.filters import Field, FieldKind, FieldMap, compile_filter
 from app.kit.pagination import after_key
@@ -338,23 +334,3 @@ def documents_table() -> Table:
     table = Document.__table__
     assert isinstance(table, Table)
     return table
-
-
-def stored_tree_json(parsed: ParsedDocument) -> bytes:
-    """What the store step writes to the `tree` column: the tree serialised once, by
-    pydantic, to UTF-8 JSON that Postgres decodes and parses into JSONB.
-
-    The store step is the ingestion's peak, with the tree and the chunks still held. Dumping
-    to Python dicts for the driver to serialise again held the tree three more times there: a
-    dict per node (about seven times the text), the JSON and its encoded copy (about six
-    each). Bytes straight from pydantic's serialiser are one copy (docs/benchmarks.md,
-    "Memory per upload").
-    """
-    return parsed.__pydantic_serializer__.to_json(parsed)
-
-
-def stored_tree(parsed: ParsedDocument) -> ColumnElement[Any]:
-    """`stored_tree_json` as the `tree` column's new value. The ORM expires the attribute
-    once written; the store step does not read it back."""
-    utf8 = bindparam("tree", stored_tree_json(parsed), type_=LargeBinary, unique=True)
-    return cast(func.convert_from(utf8, "UTF8"), JSONB)

@@ -1,0 +1,103 @@
+"""The tree's JSON as the store step writes it: the object pydantic's own dump makes, written
+in pieces so that it is held once, not twice."""
+
+from __future__ import annotations
+
+import json
+import random
+import tracemalloc
+
+import pytest
+
+from app.documents.stored_tree import tree_json
+from app.ingestion import parse_document
+from app.ingestion.tree import NodeEnrichment, enrichments, iter_nodes, with_enrichments
+from tests.ingestion.samples import eml_bytes, xlsx_bytes
+
+WORDS = ["river", "flood", "spring", "bank", "water", "rain", "delta", "silt", "levee"]
+
+MARKDOWN = b"""# Rivers
+
+Intro before any subsection. It has two sentences.
+
+## Floods
+
+Spring floods reach the bank. The levee holds.
+
+### Deltas
+
+- silt settles
+- the delta grows
+
+```
+code stays whole
+```
+
+## Empty
+
+# Second top
+
+Last words here.
+"""
+
+SAMPLES: dict[str, tuple[bytes, str]] = {
+    "markdown": (MARKDOWN, "markdown"),
+    "html": (
+        b"<html><head><title>T</title></head><body><h1>A</h1><p>One. Two.</p>"
+        b"<h2>B</h2><p>Three.</p><table><tr><td>x</td><td>y</td></tr></table></body></html>",
+        "html",
+    ),
+    "csv": (b"name,team\nAnn,Platform\nBob,Search\n", "csv"),
+    "text without sentences": (b"one line of words without an end", "text"),
+    "unicode": ("Ünïcödé „quotes“ — dash. Emoji \U0001f30a here.\n\nπ ≈ 3.14.".encode(), "text"),
+    "email": (eml_bytes(), "eml"),
+    "xlsx": (xlsx_bytes(), "xlsx"),
+}
+
+
+@pytest.mark.parametrize("name", list(SAMPLES))
+def test_the_written_json_is_pydantics_dump(name: str) -> None:
+    data, fmt = SAMPLES[name]
+    parsed = parse_document(data, format=fmt, filename=f"sample.{fmt}")
+    assert json.loads(tree_json(parsed)) == json.loads(parsed.model_dump_json())
+
+
+def test_enrichment_and_unset_fields_are_written_as_pydantic_writes_them() -> None:
+    parsed = parse_document(MARKDOWN, format="markdown")
+    nodes = [node.node_id for node in iter_nodes(parsed.root)]
+    enriched = with_enrichments(
+        parsed.root,
+        {
+            nodes[0]: NodeEnrichment(summary="All of it.", keywords=["river"]),
+            nodes[-1]: NodeEnrichment(summary="The last words."),
+        },
+    )
+    assert len(enrichments(enriched)) == 2
+    parsed = parsed.model_copy(update={"root": enriched})
+    written = json.loads(tree_json(parsed))
+    assert written == json.loads(parsed.model_dump_json())
+    assert "enrichment" not in written["root"]["children"][0]  # absent, not null
+
+
+def test_the_json_is_held_once_while_it_is_written() -> None:
+    """Whole, the serialiser's buffer (which tracemalloc does not see) grows by doubling and
+    is then copied to bytes; written in pieces, the buffer here is the only large object."""
+    rng = random.Random(7)
+    paragraphs = [
+        " ".join(
+            " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14))).capitalize() + "."
+            for _ in range(rng.randint(2, 5))
+        )
+        for _ in range(1500)
+    ]
+    # One section holding everything: the pieces must be smaller than a top-level child.
+    data = ("# Everything\n\n" + "\n\n".join(paragraphs)).encode()
+    parsed = parse_document(data, format="markdown")
+    tracemalloc.start()
+    try:
+        written = tree_json(parsed)
+        _, written_peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # A bytearray grows by an eighth past what it holds, plus one piece at a time.
+    assert written_peak < 1.35 * len(written), f"{written_peak / len(written):.2f}x"
