@@ -2,10 +2,13 @@
 
 Each (format, size) runs in a fresh Python process that loads the built-in embedding model
 (whose tokenizer the chunker counts with), then parses, builds the tree and chunks one
-generated document with the worker's own limits (ARBOR_INGEST_MEMORY_MB), and serialises its
-tree as the store step sends it, the chunks still held. Its peak RSS (VmHWM, reset to the
-current RSS once the model is loaded) less the RSS before the document is what the document
-cost. Embedding runs in batches of ARBOR_EMBED_BATCH_SIZE chunks and is not part of it.
+generated document with the worker's own limits (ARBOR_INGEST_MEMORY_MB), and writes its
+tree's JSON as the store step sends it, the chunks still held. With `--reindex`, the document
+starts from its stored tree instead (the JSON the database returns, decoded to dicts), read
+back as a reindex did (validated) and as it does (rebuilt, app/ingestion/stored.py). Its
+peak RSS (VmHWM, reset to the current RSS once the model is loaded) less the RSS before the
+document is what the document cost. Embedding runs in batches of ARBOR_EMBED_BATCH_SIZE chunks
+and is not part of it.
 """
 
 from __future__ import annotations
@@ -137,31 +140,48 @@ def _reset_peak() -> int:
     return _status_bytes("VmRSS")
 
 
-def measure(kind: str, size: int) -> dict[str, object]:
-    """Run in the child: one document through parse, tree and chunking."""
+def measure(kind: str, size: int, path: str = "upload") -> dict[str, object]:
+    """Run in the child: one document through parse (or, for a reindex, its stored tree read
+    back, `validated` or `rebuilt`), tree and chunking."""
     from app.config import Settings
     from app.documents.pipeline import token_counter
     from app.documents.stored_tree import tree_json
     from app.embeddings.registry import DEFAULT_LOCAL, build_provider
     from app.ingestion import ChunkingConfig, chunk_document, parse_document
-    from app.ingestion.parsers import ParseLimits
+    from app.ingestion.parsers import ParsedDocument, ParseLimits
+    from app.ingestion.stored import stored_document
     from app.kit.errors import AppError
 
     settings = Settings()
     provider = build_provider(DEFAULT_LOCAL, model_dir=settings.model_dir)
     counter, window = token_counter(provider)
     data = generate(kind, size)
-    before = _reset_peak()
-    started = time.perf_counter()
-    outcome = "ok"
-    chunks = 0
-    try:
-        parsed = parse_document(
+
+    def parse() -> ParsedDocument:
+        return parse_document(
             data,
             format=None if kind.startswith("text") else kind,
             filename=f"bench.{'txt' if kind.startswith('text') else kind}",
             limits=ParseLimits.within(settings.ingest_memory_bytes),
         )
+
+    # A reindex starts from the stored tree, as the database sends it (not counted).
+    stored_json = bytes(tree_json(parse())) if path != "upload" else b""
+    before = _reset_peak()
+    started = time.perf_counter()
+    outcome = "ok"
+    chunks = 0
+    try:
+        if path == "upload":
+            parsed = parse()
+        else:
+            # What the driver and SQLAlchemy's JSONB type make of the column: a str, then dicts.
+            stored = json.loads(stored_json.decode())
+            if path == "validated":
+                parsed = ParsedDocument.model_validate(stored)
+            else:
+                parsed = stored_document(stored)
+            del stored
         drafts = chunk_document(parsed, ChunkingConfig(), counter, embedder_window=window)
         chunks = len(drafts)
         # As the pipeline does after chunking: the tree's JSON made, then the tree dropped and
@@ -184,44 +204,58 @@ def measure(kind: str, size: int) -> dict[str, object]:
     }
 
 
-def run(sizes_mb: list[float], formats: list[str]) -> None:
+def run(sizes_mb: list[float], formats: list[str], paths: list[str]) -> None:
     print("| format | upload | RSS before | peak RSS | added | added / upload | chunks | s |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for kind in formats:
-        for size_mb in sizes_mb:
-            child = subprocess.run(
-                [sys.executable, "-m", "scripts.bench_memory", kind, str(int(size_mb * 1e6))],
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            if child.returncode != 0:
-                print(f"| {kind} | {size_mb} MB | failed: {child.stderr.strip()[-200:]} |")
-                continue
-            row = json.loads(child.stdout.strip().splitlines()[-1])
-            mib = 2**20
-            added = (row["peak"] - row["before"]) / mib
-            note = "" if row["outcome"] == "ok" else f" ({row['outcome']})"
-            print(
-                f"| {kind} | {row['bytes'] / 1e6:.1f} MB | {row['before'] / mib:.0f} MiB | "
-                f"{row['peak'] / mib:.0f} MiB | {added:.0f} MiB | "
-                f"{added * mib / row['bytes']:.1f}x | {row['chunks']}{note} | "
-                f"{row['seconds']:.1f} |",
-                flush=True,
-            )
+    for kind, size_mb, path in ((k, s, p) for k in formats for s in sizes_mb for p in paths):
+        label = kind if path == "upload" else f"{kind}, reindex ({path})"
+        child = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "scripts.bench_memory",
+                kind,
+                str(int(size_mb * 1e6)),
+                path,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if child.returncode != 0:
+            print(f"| {label} | {size_mb} MB | failed: {child.stderr.strip()[-200:]} |")
+            continue
+        row = json.loads(child.stdout.strip().splitlines()[-1])
+        mib = 2**20
+        added = (row["peak"] - row["before"]) / mib
+        note = "" if row["outcome"] == "ok" else f" ({row['outcome']})"
+        print(
+            f"| {label} | {row['bytes'] / 1e6:.1f} MB | {row['before'] / mib:.0f} MiB | "
+            f"{row['peak'] / mib:.0f} MiB | {added:.0f} MiB | "
+            f"{added * mib / row['bytes']:.1f}x | {row['chunks']}{note} | "
+            f"{row['seconds']:.1f} |",
+            flush=True,
+        )
 
 
 def main(argv: list[str]) -> None:
-    """`scripts/bench-ingest --memory [--sizes 1,5,10] [--kinds text,docx,...]`."""
+    """`scripts/bench-ingest --memory [--sizes 1,5,10] [--kinds text,docx,...] [--reindex]`."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--memory", action="store_true", required=True)
     parser.add_argument("--sizes", default="1,5,10", help="upload sizes in MB, comma-separated")
     parser.add_argument("--kinds", default=",".join(KINDS), help="formats, comma-separated")
+    parser.add_argument(
+        "--reindex",
+        action="store_true",
+        help="a reindex instead of an upload: the stored tree read back, validated (as it was) "
+        "and rebuilt (as it is)",
+    )
     args = parser.parse_args(argv)
-    run([float(size) for size in args.sizes.split(",")], args.kinds.split(","))
+    paths = ["validated", "rebuilt"] if args.reindex else ["upload"]
+    run([float(size) for size in args.sizes.split(",")], args.kinds.split(","), paths)
 
 
 if __name__ == "__main__":
     # The child process of `run`: one document, its figures as one JSON line.
-    print(json.dumps(measure(sys.argv[1], int(sys.argv[2]))))
+    print(json.dumps(measure(sys.argv[1], int(sys.argv[2]), sys.argv[3])))

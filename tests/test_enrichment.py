@@ -133,15 +133,26 @@ async def test_bad_enrichment_is_refused(client: httpx.AsyncClient) -> None:
 
 
 async def test_a_reindex_keeps_the_enrichment(client: httpx.AsyncClient) -> None:
+    """At every depth: the root, a section, and the deepest node of the tree."""
     doc_id, root = await handbook(client)
-    leave = section(root, "Leave")
-    url = f"{DOCS}/{doc_id}/nodes/{leave['node_id']}/enrichment"
-    assert (await client.put(url, json=SUMMARY)).status_code == 200
+    deepest = root
+    while deepest.get("children"):
+        deepest = deepest["children"][-1]
+    enriched = {
+        root["node_id"]: {"summary": "The whole handbook."},
+        section(root, "Leave")["node_id"]: SUMMARY,
+        deepest["node_id"]: {"keywords": ["last"]},
+    }
+    assert len(enriched) == 3
+    for node_id, enrichment in enriched.items():
+        url = f"{DOCS}/{doc_id}/nodes/{node_id}/enrichment"
+        assert (await client.put(url, json=enrichment)).status_code == 200
     started = await client.post(f"{DOCS}/{doc_id}/reindex")
     assert started.status_code == 202, started.text
-    await wait_ready(client, f"{DOCS}/{doc_id}")
-    node = (await client.get(f"{DOCS}/{doc_id}/nodes/{leave['node_id']}")).json()
-    assert node["enrichment"] == SUMMARY
+    assert (await wait_ready(client, f"{DOCS}/{doc_id}"))["status"] == "ready"
+    for node_id, enrichment in enriched.items():
+        node = (await client.get(f"{DOCS}/{doc_id}/nodes/{node_id}")).json()
+        assert {k: v for k, v in node["enrichment"].items() if v} == enrichment
 
 
 async def test_a_document_without_a_tree_has_nothing_to_enrich(client: httpx.AsyncClient) -> None:

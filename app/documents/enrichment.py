@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -24,7 +23,6 @@ from app.ingestion.tree import (
     NodeEnrichment,
     enrichments,
     iter_nodes,
-    stored_enrichments,
     with_enrichments,
 )
 from app.kit.errors import NotFound, ValidationFailed
@@ -98,13 +96,11 @@ def result(document: Document, root: DocumentNode, written: int) -> EnrichmentRe
     )
 
 
-def carried_over_json(stored_tree: Mapping[str, Any] | None, tree_json: bytearray) -> bytearray:
-    """The new tree's JSON with the enrichment the stored tree's nodes have, where it has the
-    same node: a reindex rebuilds the tree, and enrichment written meanwhile must not be lost.
-    The JSON is parsed again only when there is enrichment to carry over."""
-    if not stored_tree:
-        return tree_json
-    kept = stored_enrichments(stored_tree["root"])
+def carried_over_json(kept: Mapping[str, NodeEnrichment] | None, tree_json: bytearray) -> bytearray:
+    """The new tree's JSON with `kept`, the enrichment the stored tree's nodes had
+    (`repository.stored_enrichments`), where it has the same node: a reindex rebuilds the
+    tree, and enrichment written meanwhile must not be lost. The JSON is parsed again only
+    when there is enrichment to carry over."""
     if not kept:
         return tree_json
     parsed = ParsedDocument.model_validate_json(tree_json)

@@ -18,6 +18,7 @@ import numpy as np
 from pydantic import ValidationError
 from sqlalchemy import delete, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
 
 from app.chunks import deferred_index
 from app.chunks import repository as chunks_repository
@@ -44,6 +45,7 @@ from app.graph.settings import wants_stage
 from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
 from app.ingestion.parsers import ParsedDocument, ParseLimits
+from app.ingestion.stored import stored_document
 from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, EstimatingCounter, TokenCounter
 from app.jobs import repository as jobs_repository
 from app.jobs.worker import WorkerPool
@@ -104,6 +106,9 @@ class Work:
     job: Job
     document: Document
     source: bytes | None
+    # A document without a source (a reindex) is parsed from its stored tree: read with it,
+    # dropped once parsed.
+    stored_tree: dict[str, Any] | None = None
     parsed: ParsedDocument | None = None
     # Once chunked, the tree is held as the JSON the store step writes (`tree_json`), about
     # half the memory of its nodes, and `parsed` is dropped; the store step reads only these
@@ -212,6 +217,8 @@ class Ingestor:
                     .where(Document.id.in_(ids))
                     .order_by(Document.id)  # every multi-row lock in one order
                     .with_for_update()
+                    # Read below only where the document has no source (a reindex).
+                    .options(defer(Document.tree))
                 )
             }
             sources = {
@@ -220,6 +227,13 @@ class Ingestor:
                     select(DocumentSource).where(DocumentSource.document_id.in_(ids))
                 )
             }
+            sourceless = [id_ for id_ in documents if id_ not in sources]
+            trees: dict[uuid.UUID, dict[str, Any] | None] = {}
+            if sourceless:
+                found = await session.execute(
+                    select(Document.id, Document.tree).where(Document.id.in_(sourceless))
+                )
+                trees = dict(found.all())
             works = []
             for job in jobs:
                 document = documents.get(job.document_id) if job.document_id else None
@@ -228,15 +242,16 @@ class Ingestor:
                 document.status = "parsing"
                 document.error = None
                 document.progress = {"stage": "parsing", "attempts": job.attempts}
-                works.append(Work(job, document, sources.get(document.id)))
+                works.append(Work(job, document, sources.get(document.id), trees.get(document.id)))
         return kb, works
 
     def _parse(self, kb: KnowledgeBase, work: Work) -> None:
         document = work.document
         if work.source is None:
-            if document.tree is None:
+            tree, work.stored_tree = work.stored_tree, None
+            if tree is None:
                 raise AppError("The document has neither a stored source nor a parsed tree.")
-            work.parsed = ParsedDocument.model_validate(document.tree)
+            work.parsed = stored_document(tree)
             return
         payload = work.job.payload
         # Parsing reads one chunking setting (JSON text fields); validated at upload.
@@ -451,6 +466,8 @@ class Ingestor:
                     .order_by(Document.id)
                     .with_for_update()
                     .execution_options(populate_existing=True)
+                    # Its enrichment is all the store step reads of the stored tree (below).
+                    .options(defer(Document.tree))
                 )
             }
             gone = [work for work in works if work.document.id not in documents]
@@ -466,6 +483,9 @@ class Ingestor:
             )
             rows: list[ChunkRow] = []
             trees: dict[uuid.UUID, bytearray] = {}
+            enriched = await documents_repository.stored_enrichments(
+                session, [work.document.id for work in works]
+            )
             for work in works:
                 document = documents[work.document.id]
                 title = document_title(document, work.parsed_title)
@@ -477,7 +497,9 @@ class Ingestor:
                 embedded = sum(vector is not None for vector in work.vectors)
                 document.title = title
                 document.format = work.parsed_format
-                trees[document.id] = enrichment.carried_over_json(document.tree, work.tree_json)
+                trees[document.id] = enrichment.carried_over_json(
+                    enriched.get(document.id), work.tree_json
+                )
                 document.status = "ready"
                 document.error = work.embed_error
                 document.chunk_count = len(work.drafts)
@@ -548,6 +570,7 @@ class Ingestor:
                 select(Document)
                 .where(Document.knowledge_base_id == kb.id, Document.external_id == external_id)
                 .with_for_update()
+                .options(defer(Document.tree))
             )
             if holder is not None and holder.created_at > newest.created_at:
                 superseded.append(group[-1])

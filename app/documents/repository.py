@@ -25,6 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.documents.schemas import DocumentStatus
+from app.ingestion.tree import NodeEnrichment
 from app.kit.errors import Forbidden
 from app.kit.filters import Field, FieldKind, FieldMap, compile_filter
 from app.kit.pagination import after_key
@@ -334,3 +335,28 @@ def documents_table() -> Table:
     table = Document.__table__
     assert isinstance(table, Table)
     return table
+
+
+# Every node of a stored tree that has enrichment; strict mode, since lax `.**` yields some
+# nodes twice.
+_ENRICHED_NODES = text(
+    "SELECT d.id, n->>'node_id', n->'enrichment' FROM documents d CROSS JOIN LATERAL "
+    "jsonb_path_query(d.tree, 'strict $.root.** ? (@.enrichment != null)') AS n "
+    "WHERE d.id = ANY(:ids)"
+)
+
+
+async def stored_enrichments(
+    session: AsyncSession, ids: Collection[uuid.UUID]
+) -> dict[uuid.UUID, dict[str, NodeEnrichment]]:
+    """The enrichment on the stored trees of these documents, by document and node id, read
+    in SQL: the tree itself, as large as its document, is not brought over."""
+    if not ids:
+        return {}
+    found: dict[uuid.UUID, dict[str, NodeEnrichment]] = {}
+    for document_id, node_id, enrichment in await session.execute(
+        _ENRICHED_NODES, {"ids": list(ids)}
+    ):
+        if enrichment:
+            found.setdefault(document_id, {})[node_id] = NodeEnrichment.model_validate(enrichment)
+    return found

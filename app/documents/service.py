@@ -28,6 +28,7 @@ from app.documents.upload import Upload
 from app.documents.versions import Catalogue
 from app.events import repository as events_repository
 from app.events import service as events
+from app.ingestion.stored import stored_root
 from app.ingestion.tree import DocumentNode, Node, ancestors, find_node
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, NotFound, ValidationFailed
@@ -276,7 +277,7 @@ async def list_page(
 def tree_of(document: Document) -> DocumentNode:
     if document.tree is None:
         raise Conflict(f"Document {document.id} has no tree yet (status {document.status!r}).")
-    return DocumentNode.model_validate(document.tree["root"])
+    return stored_root(document.tree["root"])
 
 
 def node_or_404(document: Document, node_id: str) -> Node:

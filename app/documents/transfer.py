@@ -27,6 +27,7 @@ from app.events import service as events
 from app.ingestion.chunking.base import ChunkSpan
 from app.ingestion.parsers import supported_formats
 from app.ingestion.parsers.base import ParsedDocument
+from app.ingestion.stored import stored_document
 from app.ingestion.tree import MAX_NODE_ID, invariant_problems, iter_nodes
 from app.jobs import repository as jobs_repository
 from app.kit.errors import Conflict, ValidationFailed
@@ -121,7 +122,7 @@ async def export(
         metadata=document.metadata_,
         access=DocumentAccess.model_validate(document.access) if document.access else None,
         embedding_model=model_label(kb) if vectors else None,
-        tree=ParsedDocument.model_validate(document.tree) if document.tree else None,
+        tree=stored_document(document.tree) if document.tree else None,
         chunks=[_exported(chunk, vectors=vectors) for chunk in rows],
     )
 

@@ -37,6 +37,7 @@ from app.graph.extraction import (
 from app.graph.llm import ChatClientFactory, LlmExtractor, no_chat_client
 from app.graph.local import LocalExtractor
 from app.graph.settings import EnrichmentSettings, enrichment_of, graph_of, wants_stage
+from app.ingestion.stored import stored_root
 from app.ingestion.tree import DocumentNode, NodeEnrichment, iter_nodes
 from app.jobs import repository as jobs_repository
 from app.models import Document, Job, KnowledgeBase
@@ -213,7 +214,7 @@ class GraphStage:
             tree = document.tree
         enrichment = enrichment_of(kb.enrichment)
         graph = graph_of(kb.graph)
-        root = DocumentNode.model_validate(tree["root"]) if tree else None
+        root = stored_root(tree["root"]) if tree else None
         computed: dict[str, NodeEnrichment] = {}
         if enrichment.any and root is not None:
             computed = await asyncio.to_thread(enrich_tree, root, enrichment)

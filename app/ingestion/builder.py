@@ -17,6 +17,7 @@ from app.ingestion.tree import (
     ParagraphNode,
     SectionNode,
     SentenceNode,
+    fields_set,
     make_node_id,
 )
 
@@ -50,21 +51,10 @@ class _Draft:
 
 
 # Nodes are built with `model_construct`, not validated: the builder makes every field from
-# ranges it has checked, and validating a tree of 100,000 sentences doubled its memory (each
-# node got its own set of the field names it was given; here nodes of one shape share one).
-# A shared set is never changed: the nodes are frozen, and `model_copy` copies it first.
-# The fields given are those validating the same dict would mark as set, so a node dumps the
-# same either way (`exclude_unset` included).
+# ranges it has checked, and validating a tree of 100,000 sentences doubled its memory.
+# Nodes of one shape share one field-name set (`fields_set`). The fields given are those
+# validating the same dict would mark as set, so a node dumps the same either way.
 _RANGE_FIELDS = {"start_offset", "end_offset"}
-_FIELD_SETS: dict[frozenset[str], set[str]] = {}
-
-
-def _fields_set(fields: dict[str, Any], *more: str) -> set[str]:
-    key = frozenset((*fields, *more))
-    shared = _FIELD_SETS.get(key)
-    if shared is None:
-        shared = _FIELD_SETS[key] = set(key)
-    return shared
 
 
 class _Freezer:
@@ -93,7 +83,7 @@ class _Freezer:
 
     def sentence(self, draft: _Draft, path: str) -> SentenceNode:
         fields = self.common(draft, path)
-        return SentenceNode.model_construct(_fields_set(fields), **fields)
+        return SentenceNode.model_construct(fields_set(fields), **fields)
 
     def child(self, draft: _Draft, path: str) -> ChildNode:
         if draft.kind is NodeKind.SENTENCE:
@@ -102,11 +92,11 @@ class _Freezer:
         if draft.kind is NodeKind.PARAGRAPH:
             sentences = [self.sentence(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
             return ParagraphNode.model_construct(
-                _fields_set(fields, "children"), **fields, children=sentences
+                fields_set(fields, "children"), **fields, children=sentences
             )
         kids = [self.child(kid, f"{path}.{i}") for i, kid in enumerate(draft.children)]
         return SectionNode.model_construct(
-            _fields_set(fields, "title", "level", "children"),
+            fields_set(fields, "title", "level", "children"),
             **fields,
             title=draft.title,
             level=draft.level,
@@ -174,7 +164,7 @@ def build_tree(
     fields = freezer.common(root, "")
     kids = [freezer.child(kid, str(i)) for i, kid in enumerate(root.children)]
     return DocumentNode.model_construct(
-        _fields_set(fields, "title", "children"), **fields, title=title, children=kids
+        fields_set(fields, "title", "children"), **fields, title=title, children=kids
     )
 
 

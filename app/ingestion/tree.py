@@ -139,6 +139,22 @@ TopicNode.model_rebuild()
 DocumentNode.model_rebuild()
 
 
+# Field-name sets for `model_construct`, one per node shape, shared by every node of it:
+# validated, each node held its own set. A shared set is never changed: the nodes are frozen,
+# and `model_copy` copies it first. Given the fields a dump holds, a constructed node dumps
+# the same as a validated one (`exclude_unset` included).
+_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+
+
+def fields_set(fields: Mapping[str, Any], *more: str) -> set[str]:
+    """The shared set of these field names (the keys of `fields` and `more`)."""
+    key = frozenset((*fields, *more))
+    shared = _FIELD_SETS.get(key)
+    if shared is None:
+        shared = _FIELD_SETS[key] = set(key)
+    return shared
+
+
 # The longest node id accepted from outside (imports, enrichment); parsers make 16 characters.
 MAX_NODE_ID = 64
 
@@ -218,21 +234,6 @@ def containing_path(root: Node, start: int, end: int) -> list[Node]:
 def enrichments(root: Node) -> dict[str, NodeEnrichment]:
     """Every node's enrichment, by node id."""
     return {node.node_id: node.enrichment for node in iter_nodes(root) if node.enrichment}
-
-
-def stored_enrichments(root: Mapping[str, Any]) -> dict[str, NodeEnrichment]:
-    """`enrichments` of a tree as stored (its JSON), without validating the whole tree: a
-    reindex reads them from a tree as large as the document, and a validated node costs about
-    1.8 KB per sentence of some 80 characters (docs/benchmarks.md, "Memory per upload")."""
-    found: dict[str, NodeEnrichment] = {}
-    pending = [root]
-    while pending:
-        node = pending.pop()
-        enrichment = node.get("enrichment")
-        if enrichment:
-            found[node["node_id"]] = NodeEnrichment.model_validate(enrichment)
-        pending.extend(node.get("children") or ())
-    return found
 
 
 def with_enrichments(

@@ -19,11 +19,7 @@ from app.ingestion import (
 from app.ingestion.segment import sentences
 from app.ingestion.tree import (
     Node,
-    NodeEnrichment,
-    enrichments,
     node_path,
-    stored_enrichments,
-    with_enrichments,
 )
 
 MARKDOWN = """Preface before any heading.
@@ -246,17 +242,3 @@ def test_parsed_document_round_trips_through_json() -> None:
     assert restored == parsed
     csv = parse_document(b"a,b\n1,2\n", filename="t.csv")
     assert ParsedDocument.model_validate_json(csv.model_dump_json()).csv_header == ["a", "b"]
-
-
-def test_stored_enrichments_are_those_of_the_validated_tree() -> None:
-    parsed = parse_document(MARKDOWN.encode(), format="markdown")
-    nodes = list(iter_nodes(parsed.root))
-    chosen = {
-        nodes[0].node_id: NodeEnrichment(summary="the whole guide"),
-        nodes[-1].node_id: NodeEnrichment(keywords=["stop"]),  # a sentence, deepest
-        nodes[len(nodes) // 2].node_id: NodeEnrichment(summary="a middle node", keywords=["x"]),
-    }
-    root = with_enrichments(parsed.root, chosen)
-    stored = root.model_dump(mode="json")
-    assert stored_enrichments(stored) == enrichments(root) == chosen
-    assert stored_enrichments(parsed.root.model_dump(mode="json")) == {}
