@@ -276,7 +276,7 @@ async def main_async(args: argparse.Namespace) -> str:
             server.stop()
     header = (
         "| layout | load s | btree + GIN s | HNSW s | heap MiB | HNSW MiB | GIN MiB | btree MiB "
-        "| vector p50 ms | text (all words) p50 ms | text (any word) p50 ms | churn s "
+        "| vector p50 ms | text (all words) p50 ms | text (any word) p50 ms | rewrite s "
         "| VACUUM s |\n"
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     )
