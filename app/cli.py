@@ -187,7 +187,7 @@ async def _run_workers(url: str, settings: Settings, concurrency: int) -> None:
 
     from app.chunks.providers import default_embedder_factory
     from app.db.engine import Database
-    from app.documents.pipeline import worker_pool
+    from app.documents.worker_pool import worker_pool
     from app.kit.heap import freeze_startup_heap
     from app.kit.periodic import every
     from app.sources import service as sources

@@ -31,11 +31,11 @@ from app.db.consistency import ConsistencyMiddleware
 from app.db.embedded import EmbeddedPostgres
 from app.db.engine import Database
 from app.documents.enrichment_router import router as enrichment_router
-from app.documents.pipeline import worker_pool
 from app.documents.router import router as documents_router
 from app.documents.schemas import DocumentBatchCreate, DocumentCreate, DocumentFromUrl
 from app.documents.transfer import DocumentTransfer
 from app.documents.transfer_router import router as transfer_router
+from app.documents.worker_pool import worker_pool
 from app.embeddings.router import router as embeddings_router
 from app.evaluations.router import router as evaluations_router
 from app.evaluations.schemas import EvaluationCreate

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.chunks.embedding import embedding_input  # noqa: E402
 from app.config import Settings  # noqa: E402
-from app.documents.pipeline import token_counter  # noqa: E402
+from app.documents.ingest_work import token_counter  # noqa: E402
 from app.embeddings.registry import DEFAULT_LOCAL, build_provider  # noqa: E402
 from app.ingestion.chunking import ChunkingConfig, chunk_document  # noqa: E402
 from app.ingestion.parse import parse_document  # noqa: E402

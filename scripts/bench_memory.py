@@ -144,7 +144,7 @@ def measure(kind: str, size: int, path: str = "upload") -> dict[str, object]:
     """Run in the child: one document through parse (or, for a reindex, its stored tree read
     back, `validated` or `rebuilt`), tree and chunking."""
     from app.config import Settings
-    from app.documents.pipeline import token_counter
+    from app.documents.ingest_work import token_counter
     from app.documents.stored_tree import tree_json
     from app.embeddings.registry import DEFAULT_LOCAL, build_provider
     from app.ingestion import ChunkingConfig, chunk_document, parse_document

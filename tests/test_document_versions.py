@@ -10,7 +10,7 @@ import pytest
 from fastapi import FastAPI
 
 from app.config import Settings
-from app.documents.pipeline import worker_pool
+from app.documents.worker_pool import worker_pool
 from app.jobs.worker import WorkerPool
 from tests.fakes import FakeEmbedders
 

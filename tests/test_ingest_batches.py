@@ -12,8 +12,10 @@ from fpdf import FPDF
 from sqlalchemy import select, text
 
 from app.config import Settings
-from app.documents.pipeline import Ingestor, Work, worker_pool
+from app.documents import pipeline, store_step
+from app.documents.ingest_work import Work
 from app.documents.versions import Catalogue
+from app.documents.worker_pool import worker_pool
 from app.jobs.worker import WorkerPool
 from app.models import Document, Job
 from tests.fakes import FakeEmbedders
@@ -97,14 +99,14 @@ async def test_one_claim_ingests_the_queued_documents_of_a_knowledge_base(
 async def test_a_document_that_breaks_the_batch_store_costs_only_its_own_job(
     client: httpx.AsyncClient, pool: WorkerPool, app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rows_of = Ingestor._rows
+    rows_of = store_step.chunk_rows
 
     def rows(document: Document, title: str, work: Work) -> Any:
         if title == "poison":
             raise RuntimeError("cannot store this one")
         return rows_of(document, title, work)
 
-    monkeypatch.setattr(Ingestor, "_rows", staticmethod(rows))
+    monkeypatch.setattr(store_step, "chunk_rows", rows)
     for title in ("first", "poison", "last"):
         await upload(client, title)
 
@@ -206,13 +208,15 @@ async def test_short_documents_are_stored_before_a_long_one_of_their_batch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     stored: list[list[str]] = []
-    store = Ingestor._store
+    store = pipeline.store_works
 
-    async def recording(self: Ingestor, kb: Any, works: list[Work], unsettled: Any) -> None:
+    async def recording(
+        database: Any, settings: Any, kb: Any, works: list[Work], unsettled: Any
+    ) -> None:
         stored.append([work.document.title for work in works])
-        await store(self, kb, works, unsettled)
+        await store(database, settings, kb, works, unsettled)
 
-    monkeypatch.setattr(Ingestor, "_store", recording)
+    monkeypatch.setattr(pipeline, "store_works", recording)
     long_text = "\n\n".join(f"Paragraph {n}. " + "Long words go on. " * 30 for n in range(12))
     response = await client.post(
         DOCS.format(kb="kb"),

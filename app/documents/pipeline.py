@@ -1,7 +1,8 @@
 """The ingestion job: parse -> tree -> chunk -> embed -> store, each stage visible to clients.
 
-Only `store` writes chunks, in one transaction with `status = ready`, so search never sees
-half a document; a job that runs twice writes the same chunk ids again.
+Only `store` writes chunks (app/documents/store_step.py), in one transaction with
+`status = ready`, so search never sees half a document; a job that runs twice writes the same
+chunk ids again.
 """
 
 from __future__ import annotations
@@ -11,20 +12,15 @@ import json
 import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from pydantic import ValidationError
-from sqlalchemy import delete, select, text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import select, text
 from sqlalchemy.orm import defer
 
-from app.chunks import deferred_index
-from app.chunks import repository as chunks_repository
-from app.chunks.backfill import Backfiller
 from app.chunks.batching import Batchers
-from app.chunks.deferred_index import IndexBuilder
 from app.chunks.embedding import (
     DocumentEmbedder,
     EmbedderFactory,
@@ -32,30 +28,26 @@ from app.chunks.embedding import (
     embedding_input,
     text_sha256,
 )
-from app.chunks.repository import ChunkRow
 from app.config import Settings
 from app.db.engine import Database
-from app.documents import enrichment, stored_tree
-from app.documents import repository as documents_repository
-from app.documents.chunk_ids import chunk_id, with_free_ids
-from app.evaluations import service as evaluations
+from app.documents.ingest_work import (
+    JobGone,
+    RetryLater,
+    Work,
+    document_title,
+    is_transient,
+    token_counter,
+)
+from app.documents.store_step import store_works
 from app.events import service as events
-from app.graph import stage as graph_stage
-from app.graph.settings import wants_stage
-from app.ingestion.chunking import ChunkDraft, ChunkingConfig, chunk_document
+from app.ingestion.chunking import ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document
-from app.ingestion.parsers import ParsedDocument, ParseLimits
+from app.ingestion.parsers import ParseLimits
 from app.ingestion.stored import stored_document
-from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, EstimatingCounter, TokenCounter
 from app.jobs import repository as jobs_repository
-from app.jobs.worker import WorkerPool
 from app.kit.errors import AppError
-from app.llm import get_chat_client
-from app.models import Chunk, Document, DocumentSource, Job, KnowledgeBase
+from app.models import Document, DocumentSource, Job, KnowledgeBase
 from app.observability.metrics import stage
-from app.search import text_statistics
-from app.sources.sync import JOB_KIND as SYNC_JOB_KIND
-from app.sources.sync import Syncer, SyncJobs
 
 logger = logging.getLogger(__name__)
 
@@ -67,76 +59,6 @@ STAGE_SQL = text(
     "progress = progress || (CAST(:patches AS jsonb) -> CAST(id AS text)) "
     "WHERE id = ANY(:ids) RETURNING id"
 )
-
-
-class JobGone(Exception):
-    """The document was deleted (or the job cancelled) while the job ran."""
-
-
-class RetryLater(Exception):
-    def __init__(self, reason: str, *, delay_s: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.delay_s = delay_s
-
-
-def token_counter(embedder: DocumentEmbedder | None) -> tuple[TokenCounter, int]:
-    """Count with the embedder's own tokenizer where it has one."""
-    tokenizer = getattr(embedder, "tokenizer", None)
-    window = int(getattr(embedder, "max_tokens", DEFAULT_EMBEDDER_WINDOW))
-    if tokenizer is not None and hasattr(tokenizer, "count_tokens"):
-        return tokenizer, window
-    return EstimatingCounter(), window
-
-
-def document_title(document: Document, parsed_title: str | None) -> str:
-    """The title a document's chunks carry (and are embedded under): the upload's, the file's
-    own, or its file name."""
-    return document.title or parsed_title or document.filename or ""
-
-
-def is_transient(exc: BaseException) -> bool:
-    return bool(getattr(exc, "transient", False))
-
-
-@dataclass(eq=False)
-class Work:
-    """One job of a batch and what its stages made of its document."""
-
-    job: Job
-    document: Document
-    source: bytes | None
-    # A document without a source (a reindex) is parsed from its stored tree: read with it,
-    # dropped once parsed.
-    stored_tree: dict[str, Any] | None = None
-    parsed: ParsedDocument | None = None
-    # Once chunked, the tree is held as the JSON the store step writes (`tree_json`), about
-    # half the memory of its nodes, and `parsed` is dropped; the store step reads only these
-    # of it.
-    tree_json: bytearray = field(default_factory=bytearray)
-    parsed_title: str | None = None
-    parsed_format: str = ""
-    parsed_metadata: dict[str, Any] | None = None
-    drafts: list[ChunkDraft] = field(default_factory=list)
-    # Per draft, the hash of what the model reads for it (its context header and text): the
-    # key under which its vector is reused.
-    hashes: list[str] = field(default_factory=list)
-    inputs: dict[str, str] = field(default_factory=dict)
-    # float32 rows, as the model gives them: a document's vectors are all held until it is
-    # stored, and as lists of Python floats they took eight times the memory (a 5 MB text's
-    # 4,000 chunks, 50 MB).
-    vectors: list[np.ndarray | None] = field(default_factory=list)
-    embed_error: str | None = None
-
-    def hold_tree_as_json(self) -> None:
-        """Swap the parsed tree for its JSON. The buffer goes to the driver as it is: a copy
-        to bytes would need fresh memory, which the freed nodes rarely give back."""
-        parsed = self.parsed
-        assert parsed is not None
-        self.parsed_title, self.parsed_format = parsed.title, parsed.format
-        self.parsed_metadata = parsed.metadata
-        self.tree_json = stored_tree.tree_json(parsed)
-        self.parsed = None
 
 
 @dataclass
@@ -435,200 +357,16 @@ class Ingestor:
             return
         try:
             with stage("store"):
-                await self._store(kb, works, unsettled)
+                await store_works(self.database, self.settings, kb, works, unsettled)
         except Exception:
             if len(works) == 1:
                 raise
             logger.exception("storing a batch of %d documents failed; one by one", len(works))
             for work in works:
                 try:
-                    await self._store(kb, [work], unsettled)
+                    await store_works(self.database, self.settings, kb, [work], unsettled)
                 except Exception as exc:
                     await self._settle(unsettled, work.job, exc)
-
-    async def _store(
-        self, kb: KnowledgeBase, works: list[Work], unsettled: dict[uuid.UUID, Job]
-    ) -> None:
-        ids = [work.document.id for work in works]
-        taking = {
-            work.job.payload["external_id"]
-            for work in works
-            if work.job.payload.get("replaces") and work.job.payload.get("external_id")
-        }
-        async with self.database.transaction() as session:
-            # Before any row lock: an upload holding these locks may be cancelling one of ours.
-            await documents_repository.lock_versions(session, kb.id, external_ids=taking)
-            documents = {
-                document.id: document
-                for document in await session.scalars(
-                    select(Document)
-                    .where(Document.id.in_(ids))
-                    .order_by(Document.id)
-                    .with_for_update()
-                    .execution_options(populate_existing=True)
-                    # Its enrichment is all the store step reads of the stored tree (below).
-                    .options(defer(Document.tree))
-                )
-            }
-            gone = [work for work in works if work.document.id not in documents]
-            works = [work for work in works if work.document.id in documents]
-            if gone:
-                await jobs_repository.finish(
-                    session, *(work.job.id for work in gone), status="cancelled"
-                )
-            superseded, replaced = await self._take_over_external_ids(session, kb, works, documents)
-            works = [work for work in works if work not in superseded]
-            await session.execute(
-                delete(Chunk).where(Chunk.document_id.in_([w.document.id for w in works]))
-            )
-            rows: list[ChunkRow] = []
-            trees: dict[uuid.UUID, bytearray] = {}
-            enriched = await documents_repository.stored_enrichments(
-                session, [work.document.id for work in works]
-            )
-            for work in works:
-                document = documents[work.document.id]
-                title = document_title(document, work.parsed_title)
-                if work.parsed_metadata:
-                    # What the file says of itself (an e-mail's headers) under what the
-                    # uploader said: the upload's keys win on a clash.
-                    document.metadata_ = {**work.parsed_metadata, **document.metadata_}
-                rows += self._rows(document, title, work)
-                embedded = sum(vector is not None for vector in work.vectors)
-                document.title = title
-                document.format = work.parsed_format
-                trees[document.id] = enrichment.carried_over_json(
-                    enriched.get(document.id), work.tree_json
-                )
-                document.status = "ready"
-                document.error = work.embed_error
-                document.chunk_count = len(work.drafts)
-                document.embedded_count = embedded
-                document.progress = {
-                    "stage": "ready",
-                    "chunks_total": len(work.drafts),
-                    "chunks_embedded": embedded,
-                    "attempts": work.job.attempts,
-                }
-                replaced_id = replaced.get(document.id)
-                events.document_event(
-                    session,
-                    document,
-                    "document.ready",
-                    replaced=str(replaced_id) if replaced_id else None,
-                )
-            await stored_tree.write_trees(session, trees)
-            if rows:
-                # The documents' chunks were deleted above; an id a client's chunk holds
-                # elsewhere gets a stand-in (app/documents/chunk_ids.py).
-                rows = await with_free_ids(session, rows)
-                await chunks_repository.insert_rows(session, kb, rows)
-            # The graph stage (enrichment, extraction) after embedding, where it is wanted.
-            if works and wants_stage(kb.enrichment, kb.graph):
-                await graph_stage.queue(
-                    session,
-                    kb,
-                    [w.document.id for w in works],
-                    max_attempts=self.settings.job_max_attempts,
-                )
-            await session.execute(
-                delete(DocumentSource).where(
-                    DocumentSource.document_id.in_([w.document.id for w in works])
-                )
-            )
-            if works:
-                await jobs_repository.finish(
-                    session, *(work.job.id for work in works), status="succeeded"
-                )
-        for work in [*gone, *superseded, *works]:
-            unsettled.pop(work.job.id, None)
-
-    @staticmethod
-    async def _take_over_external_ids(
-        session: AsyncSession,
-        kb: KnowledgeBase,
-        works: list[Work],
-        documents: dict[uuid.UUID, Document],
-    ) -> tuple[list[Work], dict[uuid.UUID, uuid.UUID]]:
-        """New versions take their external id over from the version holding it, and the
-        newest upload wins whatever order they finish in: the older version is deleted, be it
-        the stored one or this one. Returns the works a newer version superseded (their
-        documents are deleted and their jobs cancelled) and, per new version, the one it
-        replaced."""
-        versions: dict[str, list[Work]] = {}
-        for work in works:
-            external_id = work.job.payload.get("external_id")
-            if work.job.payload.get("replaces") and external_id:
-                versions.setdefault(external_id, []).append(work)
-        superseded: list[Work] = []
-        replaced: dict[uuid.UUID, uuid.UUID] = {}
-        for external_id, group in versions.items():
-            group.sort(key=lambda work: documents[work.document.id].created_at)
-            newest = documents[group[-1].document.id]
-            superseded += group[:-1]
-            holder = await session.scalar(
-                select(Document)
-                .where(Document.knowledge_base_id == kb.id, Document.external_id == external_id)
-                .with_for_update()
-                .options(defer(Document.tree))
-            )
-            if holder is not None and holder.created_at > newest.created_at:
-                superseded.append(group[-1])
-                continue
-            if holder is not None:
-                events.document_event(
-                    session,
-                    holder,
-                    "document.deleted",
-                    reason="replaced",
-                    replaced_by=str(newest.id),
-                )
-                replaced[newest.id] = holder.id
-                await session.execute(delete(Document).where(Document.id == holder.id))
-            newest.external_id = external_id
-        for work in superseded:
-            events.document_event(
-                session, documents[work.document.id], "document.deleted", reason="superseded"
-            )
-        if superseded:
-            await session.execute(
-                delete(Document).where(Document.id.in_([w.document.id for w in superseded]))
-            )
-            await jobs_repository.finish(
-                session,
-                *(work.job.id for work in superseded),
-                status="cancelled",
-                error="superseded by a newer upload with the same external_id",
-            )
-        return superseded, replaced
-
-    @staticmethod
-    def _rows(document: Document, title: str, work: Work) -> list[ChunkRow]:
-        return [
-            ChunkRow(
-                id=chunk_id(document.id, draft.chunk_index),
-                document_id=document.id,
-                chunk_index=draft.chunk_index,
-                text=draft.text,
-                text_sha256=sha,
-                node_path=draft.node_path,
-                depth=draft.depth,
-                leaf_node_id=draft.leaf_node_id,
-                section_titles=draft.section_titles,
-                doc_title=title,
-                page_start=draft.page_start,
-                page_end=draft.page_end,
-                start_offset=draft.start_offset,
-                end_offset=draft.end_offset,
-                metadata=document.metadata_,
-                own_metadata=False,
-                embedding=vector,
-                # From the model, or reused from a vector the same model computed.
-                embedding_computed=vector is not None,
-                spans=[span.model_dump() for span in draft.spans] or None,
-            )
-            for draft, vector, sha in zip(work.drafts, work.vectors, work.hashes, strict=True)
-        ]
 
     async def _fail(self, job: Job, error: str) -> None:
         async with self.database.transaction() as session:
@@ -666,39 +404,3 @@ class Ingestor:
             if document is not None:
                 document.progress = {**document.progress, "retrying": True, "last_error": reason}
             await jobs_repository.retry_later(session, job.id, delay_s=delay, error=reason)
-
-
-def worker_pool(
-    database: Database, settings: Settings, embedders: EmbedderFactory, *, concurrency: int
-) -> WorkerPool:
-    """The pool that runs this service's jobs: ingest, reindex, and embedding backfills."""
-    batchers = Batchers(max_batch=settings.embed_batch_size)
-    ingestor = Ingestor(database, settings, embedders, batchers)
-    backfiller = Backfiller(database, settings, embedders, batchers)
-    refresher = text_statistics.Refresher(database)
-    index_builder = IndexBuilder(database)
-    syncer = Syncer(database, settings)
-    # One chat client for the pool's graph jobs (knowledge bases whose extractor is `llm`).
-    chat_client = get_chat_client(settings)
-    graph = graph_stage.stage_for(database, settings, embedders, lambda: chat_client)
-    handlers = {
-        evaluations.JOB_KIND: evaluations.Evaluator(database, settings, embedders).handle,
-        graph_stage.JOB_KIND: graph.handle,
-        "embed": backfiller.handle,
-        SYNC_JOB_KIND: SyncJobs(syncer).handle,
-        text_statistics.JOB_KIND: refresher.handle,
-        deferred_index.JOB_KIND: index_builder.handle,
-    }
-    pool = WorkerPool(
-        database,
-        settings,
-        handlers,
-        concurrency=concurrency,
-        batch_handlers={"ingest": ingestor.handle_batch, "reindex": ingestor.handle_batch},
-        batch_size=settings.ingest_batch_size,
-    )
-    pool.on_stop.append(batchers.close)
-    if chat_client is not None:
-        pool.on_stop.append(chat_client.aclose)
-    syncer.poke = pool.poke  # documents a sync queued start at once
-    return pool

@@ -23,7 +23,14 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from app.models import Document
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
+
+from app.documents.ingest_work import Work
+from app.events import service as events
+from app.jobs import repository as jobs_repository
+from app.models import Document, KnowledgeBase
 
 
 @dataclass(frozen=True)
@@ -95,3 +102,62 @@ class Catalogue:
         for documents in self.same_bytes.values():
             if document in documents:
                 documents.remove(document)
+
+
+async def take_over_external_ids(
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    works: list[Work],
+    documents: dict[uuid.UUID, Document],
+) -> tuple[list[Work], dict[uuid.UUID, uuid.UUID]]:
+    """New versions take their external id over from the version holding it, and the
+    newest upload wins whatever order they finish in: the older version is deleted, be it
+    the stored one or this one. Returns the works a newer version superseded (their
+    documents are deleted and their jobs cancelled) and, per new version, the one it
+    replaced."""
+    versions: dict[str, list[Work]] = {}
+    for work in works:
+        external_id = work.job.payload.get("external_id")
+        if work.job.payload.get("replaces") and external_id:
+            versions.setdefault(external_id, []).append(work)
+    superseded: list[Work] = []
+    replaced: dict[uuid.UUID, uuid.UUID] = {}
+    for external_id, group in versions.items():
+        group.sort(key=lambda work: documents[work.document.id].created_at)
+        newest = documents[group[-1].document.id]
+        superseded += group[:-1]
+        holder = await session.scalar(
+            select(Document)
+            .where(Document.knowledge_base_id == kb.id, Document.external_id == external_id)
+            .with_for_update()
+            .options(defer(Document.tree))
+        )
+        if holder is not None and holder.created_at > newest.created_at:
+            superseded.append(group[-1])
+            continue
+        if holder is not None:
+            events.document_event(
+                session,
+                holder,
+                "document.deleted",
+                reason="replaced",
+                replaced_by=str(newest.id),
+            )
+            replaced[newest.id] = holder.id
+            await session.execute(delete(Document).where(Document.id == holder.id))
+        newest.external_id = external_id
+    for work in superseded:
+        events.document_event(
+            session, documents[work.document.id], "document.deleted", reason="superseded"
+        )
+    if superseded:
+        await session.execute(
+            delete(Document).where(Document.id.in_([w.document.id for w in superseded]))
+        )
+        await jobs_repository.finish(
+            session,
+            *(work.job.id for work in superseded),
+            status="cancelled",
+            error="superseded by a newer upload with the same external_id",
+        )
+    return superseded, replaced

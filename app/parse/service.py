@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from app.chunks.embedding import EmbedderFactory
-from app.documents.pipeline import token_counter
+from app.documents.ingest_work import token_counter
 from app.documents.upload import Upload
 from app.ingestion.chunking import ChunkingConfig, chunk_document
 from app.ingestion.parse import parse_document

@@ -1,0 +1,132 @@
+"""The store step of ingestion: a batch's chunks, trees and states written in one transaction.
+
+Only this step writes chunks, in the transaction that sets `status = ready`, so search never
+sees half a document; a job that runs twice writes the same chunk ids again.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import defer
+
+from app.chunks import repository as chunks_repository
+from app.chunks.repository import ChunkRow
+from app.config import Settings
+from app.db.engine import Database
+from app.documents import enrichment, stored_tree
+from app.documents import repository as documents_repository
+from app.documents.chunk_ids import with_free_ids
+from app.documents.ingest_work import Work, chunk_rows, document_title
+from app.documents.versions import take_over_external_ids
+from app.events import service as events
+from app.graph import stage as graph_stage
+from app.graph.settings import wants_stage
+from app.jobs import repository as jobs_repository
+from app.models import Chunk, Document, DocumentSource, Job, KnowledgeBase
+
+
+async def store_works(
+    database: Database,
+    settings: Settings,
+    kb: KnowledgeBase,
+    works: list[Work],
+    unsettled: dict[uuid.UUID, Job],
+) -> None:
+    """Write the batch's documents in one transaction: chunks, trees, `ready`, events, the
+    graph stage's jobs; the jobs settled here leave `unsettled`. A document deleted meanwhile
+    is cancelled; of versions racing for one external id, the newest wins."""
+    ids = [work.document.id for work in works]
+    taking = {
+        work.job.payload["external_id"]
+        for work in works
+        if work.job.payload.get("replaces") and work.job.payload.get("external_id")
+    }
+    async with database.transaction() as session:
+        # Before any row lock: an upload holding these locks may be cancelling one of ours.
+        await documents_repository.lock_versions(session, kb.id, external_ids=taking)
+        documents = {
+            document.id: document
+            for document in await session.scalars(
+                select(Document)
+                .where(Document.id.in_(ids))
+                .order_by(Document.id)
+                .with_for_update()
+                .execution_options(populate_existing=True)
+                # Its enrichment is all the store step reads of the stored tree (below).
+                .options(defer(Document.tree))
+            )
+        }
+        gone = [work for work in works if work.document.id not in documents]
+        works = [work for work in works if work.document.id in documents]
+        if gone:
+            await jobs_repository.finish(
+                session, *(work.job.id for work in gone), status="cancelled"
+            )
+        superseded, replaced = await take_over_external_ids(session, kb, works, documents)
+        works = [work for work in works if work not in superseded]
+        await session.execute(
+            delete(Chunk).where(Chunk.document_id.in_([w.document.id for w in works]))
+        )
+        rows: list[ChunkRow] = []
+        trees: dict[uuid.UUID, bytearray] = {}
+        enriched = await documents_repository.stored_enrichments(
+            session, [work.document.id for work in works]
+        )
+        for work in works:
+            document = documents[work.document.id]
+            title = document_title(document, work.parsed_title)
+            if work.parsed_metadata:
+                # What the file says of itself (an e-mail's headers) under what the
+                # uploader said: the upload's keys win on a clash.
+                document.metadata_ = {**work.parsed_metadata, **document.metadata_}
+            rows += chunk_rows(document, title, work)
+            embedded = sum(vector is not None for vector in work.vectors)
+            document.title = title
+            document.format = work.parsed_format
+            trees[document.id] = enrichment.carried_over_json(
+                enriched.get(document.id), work.tree_json
+            )
+            document.status = "ready"
+            document.error = work.embed_error
+            document.chunk_count = len(work.drafts)
+            document.embedded_count = embedded
+            document.progress = {
+                "stage": "ready",
+                "chunks_total": len(work.drafts),
+                "chunks_embedded": embedded,
+                "attempts": work.job.attempts,
+            }
+            replaced_id = replaced.get(document.id)
+            events.document_event(
+                session,
+                document,
+                "document.ready",
+                replaced=str(replaced_id) if replaced_id else None,
+            )
+        await stored_tree.write_trees(session, trees)
+        if rows:
+            # The documents' chunks were deleted above; an id a client's chunk holds
+            # elsewhere gets a stand-in (app/documents/chunk_ids.py).
+            rows = await with_free_ids(session, rows)
+            await chunks_repository.insert_rows(session, kb, rows)
+        # The graph stage (enrichment, extraction) after embedding, where it is wanted.
+        if works and wants_stage(kb.enrichment, kb.graph):
+            await graph_stage.queue(
+                session,
+                kb,
+                [w.document.id for w in works],
+                max_attempts=settings.job_max_attempts,
+            )
+        await session.execute(
+            delete(DocumentSource).where(
+                DocumentSource.document_id.in_([w.document.id for w in works])
+            )
+        )
+        if works:
+            await jobs_repository.finish(
+                session, *(work.job.id for work in works), status="succeeded"
+            )
+    for work in [*gone, *superseded, *works]:
+        unsettled.pop(work.job.id, None)
