@@ -12,7 +12,8 @@ import numpy as np
 from sqlalchemy import ColumnElement, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.chunks import repository
+from app.chunks import copy_rows, repository
+from app.chunks.copy_rows import ChunkRow
 from app.chunks.embedding import (
     DocumentEmbedder,
     embed_texts,
@@ -20,7 +21,6 @@ from app.chunks.embedding import (
     text_sha256,
     wants_context_header,
 )
-from app.chunks.repository import ChunkRow
 from app.chunks.schemas import (
     ChunkBulkItem,
     ChunkBulkResult,
@@ -229,7 +229,7 @@ async def upsert_many(
     )
     if ids:
         written = list(rows)
-        count, previous = await repository.upsert_rows(session, kb, written)
+        count, previous = await copy_rows.upsert_rows(session, kb, written)
         if count != len(written):
             # Rolled back by the request scope: nothing of this request is kept.
             raise ChunkIdInUse(CHUNK_ID_IN_USE)
@@ -240,7 +240,7 @@ async def upsert_many(
     else:
         # Ids generated here cannot exist yet: no staging table, no upsert, no recount. The
         # rows are made while the COPY streams them (nothing in making them can fail now).
-        written = await repository.insert_rows(session, kb, rows)
+        written = await copy_rows.insert_rows(session, kb, rows)
         await repository.add_document_counts(session, written)
     # A document the chunk API made is ready at once: followers of the feed learn of it as of
     # an uploaded one (its counts are final now).

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks import repository as chunks_repository
-from app.chunks.repository import ChunkRow
+from app.chunks.copy_rows import ChunkRow
 
 CHUNK_ID_NAMESPACE = uuid.UUID("6f0c3f0e-2b7a-4f57-9a59-4c3e0b7d9a11")
 # Derived candidates tried per position before a random one: an id taken by chance or by a

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.documents.service import tree_of
 from app.documents.stored_tree import tree_json as stored_tree_json
+from app.documents.tree_reads import tree_of
 from app.ingestion.parsers.base import ParsedDocument
 from app.ingestion.tree import (
     MAX_NODE_ID,

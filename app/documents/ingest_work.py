@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from app.chunks.copy_rows import ChunkRow
 from app.chunks.embedding import DocumentEmbedder
-from app.chunks.repository import ChunkRow
 from app.documents import stored_tree
 from app.documents.chunk_ids import chunk_id
 from app.ingestion.chunking import ChunkDraft

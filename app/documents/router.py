@@ -11,7 +11,7 @@ from app.auth.dependencies import VisibleDocumentsDep, require_scope_by_method
 from app.chunks import service as chunks_service
 from app.chunks.schemas import ChunkRead
 from app.db.dependencies import DatabaseDep, SessionDep, replica_read
-from app.documents import service
+from app.documents import service, tree_reads, updates
 from app.documents.dependencies import DocumentDep
 from app.documents.from_url import fetched_upload
 from app.documents.schemas import (
@@ -286,7 +286,7 @@ async def update_document(
     session: SessionDep,
     visible: VisibleDocumentsDep,
 ) -> DocumentRead:
-    updated = await service.update(session, kb, document, data, visible=visible)
+    updated = await updates.update(session, kb, document, data, visible=visible)
     return service.to_read(updated)
 
 
@@ -298,7 +298,7 @@ async def update_document(
 )
 @replica_read
 async def get_tree(document: DocumentDep) -> TreeRead:
-    root = service.tree_of(document)
+    root = tree_reads.tree_of(document)
     assert document.tree is not None
     return TreeRead(
         document_id=document.id,
@@ -317,7 +317,7 @@ async def get_tree(document: DocumentDep) -> TreeRead:
 )
 @replica_read
 async def get_node(document: DocumentDep, node_id: str) -> AnyNode:
-    return service.node_or_404(document, node_id)
+    return tree_reads.node_or_404(document, node_id)
 
 
 @router.get(
@@ -329,7 +329,7 @@ async def get_node(document: DocumentDep, node_id: str) -> AnyNode:
 @replica_read
 async def get_ancestors(document: DocumentDep, node_id: str) -> list[AncestorRead]:
     return [
-        AncestorRead.model_validate(node) for node in service.ancestors_or_404(document, node_id)
+        AncestorRead.model_validate(node) for node in tree_reads.ancestors_or_404(document, node_id)
     ]
 
 
@@ -358,7 +358,7 @@ async def list_document_chunks(
         ),
     ] = None,
 ) -> Page[ChunkRead]:
-    within = None if node_id is None else service.node_range(document, node_id)
+    within = None if node_id is None else tree_reads.node_range(document, node_id)
     return await chunks_service.list_page(
         session,
         kb,

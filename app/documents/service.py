@@ -1,10 +1,12 @@
-"""Rules about documents: idempotent uploads, atomic replacement, waiting, tree reads."""
+"""Rules about documents: idempotent uploads, atomic replacement, waiting, deletion, reindex.
+
+A PATCH is in app/documents/updates.py, tree reads in app/documents/tree_reads.py.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import time
 import uuid
 from collections.abc import Sequence
@@ -13,7 +15,6 @@ from typing import Any, Literal
 from sqlalchemy import ColumnElement, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.chunks import repository as chunks_repository
 from app.config import Settings
 from app.db.engine import Database
 from app.documents import repository
@@ -21,30 +22,19 @@ from app.documents.schemas import (
     TERMINAL_STATUSES,
     DocumentDeleteResult,
     DocumentRead,
-    DocumentUpdate,
     Progress,
 )
 from app.documents.upload import Upload
 from app.documents.versions import Catalogue
-from app.events import repository as events_repository
 from app.events import service as events
-from app.ingestion.stored import stored_root
-from app.ingestion.tree import DocumentNode, Node, ancestors, find_node
 from app.jobs import repository as jobs_repository
-from app.kit.errors import Conflict, NotFound, ValidationFailed
+from app.kit.errors import Conflict, ValidationFailed
 from app.kit.filters import matches_all_somewhere
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
 from app.knowledge_bases import service as knowledge_bases
 from app.models import Document, DocumentSource, KnowledgeBase
 
 WAIT_POLL_S = 0.1
-# What a PATCH may change: request field -> Document attribute.
-UPDATABLE = {
-    "title": "title",
-    "metadata": "metadata_",
-    "source_uri": "source_uri",
-    "access": "access",
-}
 
 
 def to_read(document: Document) -> DocumentRead:
@@ -274,39 +264,6 @@ async def list_page(
     )
 
 
-def tree_of(document: Document) -> DocumentNode:
-    if document.tree is None:
-        raise Conflict(f"Document {document.id} has no tree yet (status {document.status!r}).")
-    return stored_root(document.tree["root"])
-
-
-def node_or_404(document: Document, node_id: str) -> Node:
-    node = find_node(tree_of(document), node_id)
-    if node is None:
-        raise NotFound(f"No node {node_id!r} in document {document.id}.")
-    return node
-
-
-def node_range(document: Document, node_id: str) -> tuple[int, int] | None:
-    """The node's character range; 404 unless the document's tree has the node. None for a
-    document without a tree (its chunks written through the chunk API, with node paths of the
-    client's own): any id is accepted there."""
-    if document.tree is None:
-        return None
-    node = find_node(tree_of(document), node_id)
-    if node is None:
-        raise NotFound(f"No node {node_id!r} in document {document.id}.")
-    return node.range.start_offset, node.range.end_offset
-
-
-def ancestors_or_404(document: Document, node_id: str) -> list[dict[str, Any]]:
-    root = tree_of(document)
-    if find_node(root, node_id) is None:
-        raise NotFound(f"No node {node_id!r} in document {document.id}.")
-    # Ancestors without their subtrees: the caller wants the path, not the whole document.
-    return [node.model_dump(mode="json", exclude={"children"}) for node in ancestors(root, node_id)]
-
-
 async def delete_matching(
     session: AsyncSession,
     kb: KnowledgeBase,
@@ -349,77 +306,6 @@ async def delete(
     await jobs_repository.cancel_for_documents(session, [locked.id])
     await session.delete(locked)
     await session.flush()
-
-
-async def update(
-    session: AsyncSession,
-    kb: KnowledgeBase,
-    document: Document,
-    data: DocumentUpdate,
-    *,
-    visible: ColumnElement[bool],
-) -> Document:
-    """Change the fields the request gives, in place, with every copy of them in the same
-    transaction: the chunks' title and metadata, the events' access list, and the pending new
-    version of the document's external id (so that the change outlives the replacement).
-    Nothing is ingested again. A change that changes nothing writes nothing."""
-    wanted = {
-        attribute: _request_value(data, field)
-        for field, attribute in UPDATABLE.items()
-        if field in data.model_fields_set
-    }
-    # The external id's lock before any row lock, in the order uploads and the pipeline's
-    # take-over take them: a pending version's store step now waits for this transaction
-    # and then reads what it wrote. (An id the document took since it was read is not
-    # locked; its row lock still orders this with the uploads and take-overs of that id.)
-    if document.external_id is not None:
-        await repository.lock_versions(session, kb.id, external_ids=[document.external_id])
-    locked = await repository.lock(session, kb, document.id, visible=visible)
-    if locked is None:
-        raise NotFound(f"No document {document.id} in knowledge base {kb.name!r}.")
-    targets = [locked]
-    if locked.external_id is not None:
-        pending = await repository.pending_versions(
-            session, kb, external_ids={locked.external_id}, document_ids=(), visible=visible
-        )
-        targets += [version for version, _ in pending]
-    changed: list[str] = []
-    for target in targets:
-        differs = {
-            attribute: value
-            for attribute, value in wanted.items()
-            if not _same_json(getattr(target, attribute), value)
-        }
-        if not differs:
-            continue
-        if target is locked:
-            changed = [field for field, attribute in UPDATABLE.items() if attribute in differs]
-        await repository.update_fields(session, target.id, differs)
-        await chunks_repository.copy_document_fields(
-            session, target.id, title=differs.get("title"), metadata=differs.get("metadata_")
-        )
-        if "access" in differs:
-            await events_repository.set_document_access(
-                session,
-                knowledge_base_id=kb.id,
-                document_id=target.id,
-                access=differs["access"],
-            )
-        await session.refresh(target)
-    if changed:
-        events.document_event(session, locked, "document.updated", changed=changed)
-    return locked
-
-
-def _request_value(data: DocumentUpdate, field: str) -> Any:
-    if field == "access":
-        return None if data.access is None else data.access.model_dump()
-    return getattr(data, field)
-
-
-def _same_json(current: Any, new: Any) -> bool:
-    # JSON's equality, not Python's: there True == 1 and 1 == 1.0, which are other values.
-    return json.dumps(current, sort_keys=True) == json.dumps(new, sort_keys=True)
 
 
 async def reindex(

@@ -11,8 +11,8 @@ import uuid
 from sqlalchemy import delete, select
 from sqlalchemy.orm import defer
 
-from app.chunks import repository as chunks_repository
-from app.chunks.repository import ChunkRow
+from app.chunks import copy_rows
+from app.chunks.copy_rows import ChunkRow
 from app.config import Settings
 from app.db.engine import Database
 from app.documents import enrichment, stored_tree
@@ -110,7 +110,7 @@ async def store_works(
             # The documents' chunks were deleted above; an id a client's chunk holds
             # elsewhere gets a stand-in (app/documents/chunk_ids.py).
             rows = await with_free_ids(session, rows)
-            await chunks_repository.insert_rows(session, kb, rows)
+            await copy_rows.insert_rows(session, kb, rows)
         # The graph stage (enrichment, extraction) after embedding, where it is wanted.
         if works and wants_stage(kb.enrichment, kb.graph):
             await graph_stage.queue(

@@ -25,6 +25,7 @@ from app.chunks.embedding import EmbedderFactory, embed_texts
 from app.config import Settings
 from app.db.engine import Database
 from app.documents import enrichment as node_enrichment
+from app.documents.tree_reads import tree_of
 from app.graph import repository
 from app.graph.enrich import enrich_tree
 from app.graph.extraction import (
@@ -233,10 +234,6 @@ class GraphStage:
                 await self._write_graph(session, kb, document, extraction, merged, names, facts)
             if root is not None and enrichment.any:
                 updates = merged_enrichment(root, computed, enrichment)
-                # Here, not at the top: documents.service imports knowledge_bases.service,
-                # which imports this module to queue graph jobs.
-                from app.documents.service import tree_of
-
                 known = {node.node_id for node in iter_nodes(tree_of(document))}
                 updates = {k: v for k, v in updates.items() if k in known}
                 if updates:

@@ -15,7 +15,7 @@ import httpx
 import numpy as np
 import pytest
 
-from app.chunks import repository as chunks_repository
+from app.chunks import copy_rows
 from tests.auth.helpers import ADMIN_KEY, bearer, create_key
 from tests.fakes import FakeEmbedders, HashEmbedder
 from tests.helpers import wait_ready
@@ -355,14 +355,14 @@ async def test_patch_waits_for_the_store_step_and_then_updates_its_chunks(
     """A PATCH that arrives while the store step holds the document waits for it, then
     changes the chunks it wrote (had it changed the chunks first, it would have found none)."""
     entered, release = asyncio.Event(), asyncio.Event()
-    insert_rows = chunks_repository.insert_rows
+    insert_rows = copy_rows.insert_rows
 
     async def held(*args: Any) -> Any:
         entered.set()
         await release.wait()
         return await insert_rows(*args)
 
-    monkeypatch.setattr(chunks_repository, "insert_rows", held)
+    monkeypatch.setattr(copy_rows, "insert_rows", held)
     created = await api.post(DOCS, json={"text": GUIDE, "metadata": {"v": 1}})
     doc = created.json()["id"]
     await asyncio.wait_for(entered.wait(), 30)

@@ -1,0 +1,44 @@
+"""A stored document's tree as the API reads it: the whole tree, one node, a node's range,
+its ancestors; a node the tree does not have is a 404."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.ingestion.stored import stored_root
+from app.ingestion.tree import DocumentNode, Node, ancestors, find_node
+from app.kit.errors import Conflict, NotFound
+from app.models import Document
+
+
+def tree_of(document: Document) -> DocumentNode:
+    if document.tree is None:
+        raise Conflict(f"Document {document.id} has no tree yet (status {document.status!r}).")
+    return stored_root(document.tree["root"])
+
+
+def node_or_404(document: Document, node_id: str) -> Node:
+    node = find_node(tree_of(document), node_id)
+    if node is None:
+        raise NotFound(f"No node {node_id!r} in document {document.id}.")
+    return node
+
+
+def node_range(document: Document, node_id: str) -> tuple[int, int] | None:
+    """The node's character range; 404 unless the document's tree has the node. None for a
+    document without a tree (its chunks written through the chunk API, with node paths of the
+    client's own): any id is accepted there."""
+    if document.tree is None:
+        return None
+    node = find_node(tree_of(document), node_id)
+    if node is None:
+        raise NotFound(f"No node {node_id!r} in document {document.id}.")
+    return node.range.start_offset, node.range.end_offset
+
+
+def ancestors_or_404(document: Document, node_id: str) -> list[dict[str, Any]]:
+    root = tree_of(document)
+    if find_node(root, node_id) is None:
+        raise NotFound(f"No node {node_id!r} in document {document.id}.")
+    # Ancestors without their subtrees: the caller wants the path, not the whole document.
+    return [node.model_dump(mode="json", exclude={"children"}) for node in ancestors(root, node_id)]
