@@ -187,6 +187,9 @@ class Ingestor:
             limits=ParseLimits.within(self.settings.ingest_memory_bytes),
             json_text_fields=ChunkingConfig(**chunking).json_text_fields,
         )
+        # Not read again (a retry reads the stored source anew): the upload's bytes are not
+        # held while the document is chunked and embedded.
+        work.source = None
 
     async def _each(
         self,
