@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import tracemalloc
 
 import httpx
@@ -11,6 +10,7 @@ import pytest
 from app.config import Settings
 from app.ingestion import iter_nodes, parse_document
 from app.ingestion.parsers import ParseLimits
+from tests.ingestion.samples import prose_paragraphs
 
 
 @pytest.fixture
@@ -45,24 +45,10 @@ async def test_an_upload_past_the_ceiling_fails_with_a_readable_error(
     assert fits.json()["status"] == "ready", fits.text
 
 
-WORDS = [
-    "the", "river", "floods", "in", "spring", "and", "seeds", "sprout", "across", "wet",
-    "soil", "near", "old", "bridges",
-]  # fmt: skip
-
-
 def test_a_document_tree_costs_a_bounded_multiple_of_its_text() -> None:
     """Parsing text of short sentences (the densest tree: a node per sentence and paragraph)
     peaks at a small multiple of the upload; validating every node took about 34x."""
-    rng = random.Random(18)
-    paragraphs = [
-        " ".join(
-            " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 20))).capitalize() + "."
-            for _ in range(rng.randint(2, 6))
-        )
-        for _ in range(800)
-    ]
-    data = "\n\n".join(paragraphs).encode()
+    data = "\n\n".join(prose_paragraphs(18, 800)).encode()
     tracemalloc.start()
     try:
         parsed = parse_document(data, format="text")

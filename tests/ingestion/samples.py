@@ -8,6 +8,25 @@ import zipfile
 from email.message import EmailMessage
 
 FONT_SIZE = 28
+PROSE_WORDS = [
+    "the", "river", "floods", "in", "spring", "and", "seeds", "sprout", "across", "wet",
+    "soil", "near", "old", "bridges",
+]  # fmt: skip
+
+
+def prose_paragraphs(seed: int, count: int) -> list[str]:
+    """`count` paragraphs of 2-6 short sentences from a small vocabulary: the densest tree,
+    a node per sentence and paragraph."""
+    import random
+
+    rng = random.Random(seed)
+    return [
+        " ".join(
+            " ".join(rng.choice(PROSE_WORDS) for _ in range(rng.randint(8, 20))).capitalize() + "."
+            for _ in range(rng.randint(2, 6))
+        )
+        for _ in range(count)
+    ]
 
 
 def xlsx_bytes() -> bytes:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -25,9 +24,7 @@ from app.ingestion.tree import (
     iter_nodes,
     with_enrichments,
 )
-from tests.ingestion.samples import eml_bytes, xlsx_bytes
-
-WORDS = ["river", "flood", "spring", "bank", "water", "rain", "delta", "silt", "levee"]
+from tests.ingestion.samples import eml_bytes, prose_paragraphs, xlsx_bytes
 
 MARKDOWN = b"""# Rivers
 
@@ -95,14 +92,7 @@ def test_enrichment_and_unset_fields_are_written_as_pydantic_writes_them() -> No
 def test_the_json_is_held_once_while_it_is_written() -> None:
     """Whole, the serialiser's buffer (which tracemalloc does not see) grows by doubling and
     is then copied to bytes; written in pieces, the buffer here is the only large object."""
-    rng = random.Random(7)
-    paragraphs = [
-        " ".join(
-            " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14))).capitalize() + "."
-            for _ in range(rng.randint(2, 5))
-        )
-        for _ in range(1500)
-    ]
+    paragraphs = prose_paragraphs(7, 1500)
     # One section holding everything: the pieces must be smaller than a top-level child.
     data = ("# Everything\n\n" + "\n\n".join(paragraphs)).encode()
     parsed = parse_document(data, format="markdown")
@@ -160,14 +150,7 @@ def test_a_tree_not_of_the_stored_shape_fails_as_validation_does(
 
 
 def test_rebuilding_a_stored_tree_costs_less_than_half_of_validating_it() -> None:
-    rng = random.Random(3)
-    text = "\n\n".join(
-        " ".join(
-            " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14))).capitalize() + "."
-            for _ in range(rng.randint(2, 5))
-        )
-        for _ in range(800)
-    )
+    text = "\n\n".join(prose_paragraphs(3, 800))
     root = json.loads(tree_json(parse_document(text.encode(), format="text")))["root"]
     peaks = []
     for build in (DocumentNode.model_validate, stored_root):
