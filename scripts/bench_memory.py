@@ -186,9 +186,9 @@ def measure(kind: str, size: int, path: str = "upload") -> dict[str, object]:
             del stored
         drafts = chunk_document(parsed, ChunkingConfig(), counter, embedder_window=window)
         chunks = len(drafts)
-        # As the pipeline does after chunking: the tree's JSON made, then the tree dropped and
-        # the JSON held while the chunks are embedded; the store step streams it by COPY in
-        # 1 MiB slices.
+        # As the pipeline does after chunking: the tree's JSON made (deflated as it is
+        # written), then the tree dropped and the JSON held while the chunks are embedded; the
+        # store step streams it by COPY, inflated in 1 MiB slices.
         held = tree_json(parsed)
         del parsed
         del held, drafts

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.documents.stored_tree import TreeJson
 from app.documents.stored_tree import tree_json as stored_tree_json
 from app.documents.tree_reads import tree_of
 from app.ingestion.parsers.base import ParsedDocument
@@ -96,13 +97,13 @@ def result(document: Document, root: DocumentNode, written: int) -> EnrichmentRe
     )
 
 
-def carried_over_json(kept: Mapping[str, NodeEnrichment] | None, tree_json: bytearray) -> bytearray:
+def carried_over_json(kept: Mapping[str, NodeEnrichment] | None, tree_json: TreeJson) -> TreeJson:
     """The new tree's JSON with `kept`, the enrichment the stored tree's nodes had
     (`repository.stored_enrichments`), where it has the same node: a reindex rebuilds the
     tree, and enrichment written meanwhile must not be lost. The JSON is parsed again only
     when there is enrichment to carry over."""
     if not kept:
         return tree_json
-    parsed = ParsedDocument.model_validate_json(tree_json)
+    parsed = ParsedDocument.model_validate_json(bytes(tree_json))
     enriched = parsed.model_copy(update={"root": with_enrichments(parsed.root, kept)})
     return stored_tree_json(enriched)

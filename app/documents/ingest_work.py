@@ -11,6 +11,7 @@ from app.chunks.copy_rows import ChunkRow
 from app.chunks.embedding import DocumentEmbedder
 from app.documents import stored_tree
 from app.documents.chunk_ids import chunk_id
+from app.documents.stored_tree import TreeJson
 from app.ingestion.chunking import ChunkDraft
 from app.ingestion.parsers import ParsedDocument
 from app.ingestion.tokens import DEFAULT_EMBEDDER_WINDOW, EstimatingCounter, TokenCounter
@@ -58,10 +59,10 @@ class Work:
     # dropped once parsed.
     stored_tree: dict[str, Any] | None = None
     parsed: ParsedDocument | None = None
-    # Once chunked, the tree is held as the JSON the store step writes (`tree_json`), about
-    # half the memory of its nodes, and `parsed` is dropped; the store step reads only these
-    # of it.
-    tree_json: bytearray = field(default_factory=bytearray)
+    # Once chunked, the tree is held as the deflated JSON the store step writes
+    # (`tree_json`), a tenth of the memory of its nodes, and `parsed` is dropped; the store
+    # step reads only these of it.
+    tree_json: TreeJson | None = None
     parsed_title: str | None = None
     parsed_format: str = ""
     parsed_metadata: dict[str, Any] | None = None
@@ -77,8 +78,7 @@ class Work:
     embed_error: str | None = None
 
     def hold_tree_as_json(self) -> None:
-        """Swap the parsed tree for its JSON. The buffer goes to the driver as it is: a copy
-        to bytes would need fresh memory, which the freed nodes rarely give back."""
+        """Swap the parsed tree for its JSON."""
         parsed = self.parsed
         assert parsed is not None
         self.parsed_title, self.parsed_format = parsed.title, parsed.format

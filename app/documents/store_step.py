@@ -70,7 +70,7 @@ async def store_works(
             delete(Chunk).where(Chunk.document_id.in_([w.document.id for w in works]))
         )
         rows: list[ChunkRow] = []
-        trees: dict[uuid.UUID, bytearray] = {}
+        trees: dict[uuid.UUID, stored_tree.TreeJson] = {}
         enriched = await documents_repository.stored_enrichments(
             session, [work.document.id for work in works]
         )
@@ -85,6 +85,7 @@ async def store_works(
             embedded = sum(vector is not None for vector in work.vectors)
             document.title = title
             document.format = work.parsed_format
+            assert work.tree_json is not None
             trees[document.id] = enrichment.carried_over_json(
                 enriched.get(document.id), work.tree_json
             )

@@ -6,17 +6,20 @@ Ingestion's peak memory is the tree: its nodes, then its JSON while they are sti
 dicts for the driver to serialise again held it three more times (a dict per node, about
 seven times the text; the JSON; its encoded copy). Serialising the whole tree at once held
 the JSON twice or more: the serialiser's buffer, grown by doubling, and the bytes copied from
-it. Written node by node into one buffer, the JSON is held once, and the pipeline makes it
-right after chunking so that a document waiting for its vectors holds its JSON, not its tree.
-Sent as a statement's parameter, the driver would copy it whole into its send buffer, in
-memory that the freed tree rarely gives back; COPY streams it in slices instead
-(docs/benchmarks.md, "Memory per upload").
+it. Written node by node, the JSON is never whole: each piece is deflated as it comes (zlib's
+fastest level; about 1.5 bytes per character of text for abstracts, where the JSON is 5 to 7,
+since a paragraph repeats its sentences within the compressor's window). The pipeline makes it
+right after chunking, so that a document waiting for its vectors holds its deflated JSON, not
+its tree. Sent as a statement's parameter, the driver would copy it whole into its send
+buffer, in memory that the freed tree rarely gives back; COPY streams it instead, inflated in
+slices (docs/benchmarks.md, "Memory per upload").
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Mapping
+import zlib
+from collections.abc import AsyncIterator, Iterator, Mapping
 
 from pydantic import BaseModel
 from sqlalchemy import text
@@ -34,18 +37,58 @@ _SLICE = 1 << 20
 _CHILDREN = {"children"}
 
 
-def tree_json(parsed: ParsedDocument) -> bytearray:
+class TreeJson:
+    """A tree's UTF-8 JSON, held deflated."""
+
+    __slots__ = ("_deflated",)
+
+    def __init__(self, deflated: bytearray) -> None:
+        self._deflated = deflated
+
+    def slices(self, size: int = _SLICE) -> Iterator[bytes]:
+        """The JSON in order, in pieces of at most `size` bytes."""
+        inflater = zlib.decompressobj()
+        piece = inflater.decompress(self._deflated, size)
+        while piece:
+            yield piece
+            piece = inflater.decompress(inflater.unconsumed_tail, size)
+
+    def __bytes__(self) -> bytes:
+        return zlib.decompress(self._deflated)
+
+    @property
+    def deflated_size(self) -> int:
+        return len(self._deflated)
+
+
+class _Deflating:
+    """JSON pieces deflated into one buffer as they come."""
+
+    def __init__(self) -> None:
+        self._deflater = zlib.compressobj(1)
+        self.out = bytearray()
+
+    def __iadd__(self, piece: bytes) -> _Deflating:
+        self.out += self._deflater.compress(piece)
+        return self
+
+    def close(self) -> TreeJson:
+        self.out += self._deflater.flush()
+        return TreeJson(self.out)
+
+
+def tree_json(parsed: ParsedDocument) -> TreeJson:
     """`parsed` as JSON, the same object `parsed.model_dump_json()` makes (keys may come in
     another order, which JSONB does not keep), written in pieces of a paragraph at most."""
-    out = bytearray()
+    out = _Deflating()
     _open(out, _to_json(parsed, exclude=_ROOT))
     out += b'"root":'
     _write_node(out, parsed.root)
     out += b"}"
-    return out
+    return out.close()
 
 
-async def write_trees(session: AsyncSession, trees: Mapping[uuid.UUID, bytearray]) -> None:
+async def write_trees(session: AsyncSession, trees: Mapping[uuid.UUID, TreeJson]) -> None:
     """Set each document's `tree` to its JSON, in the session's transaction.
 
     The JSON goes through COPY into a staging table, in CSV with a delimiter and a quote
@@ -76,17 +119,15 @@ async def write_trees(session: AsyncSession, trees: Mapping[uuid.UUID, bytearray
     )
 
 
-async def _csv_rows(trees: Mapping[uuid.UUID, bytearray]) -> AsyncIterator[bytes]:
+async def _csv_rows(trees: Mapping[uuid.UUID, TreeJson]) -> AsyncIterator[bytes]:
     for document_id, json in trees.items():
         yield f"{document_id}{_DELIMITER}".encode()
-        view = memoryview(json)
-        for start in range(0, len(view), _SLICE):
-            yield bytes(view[start : start + _SLICE])
-        view.release()
+        for piece in json.slices():
+            yield piece
         yield b"\n"
 
 
-def _write_node(out: bytearray, node: BaseModel) -> None:
+def _write_node(out: _Deflating, node: BaseModel) -> None:
     children = getattr(node, "children", None)
     # A paragraph and its sentences are one small piece; sections and the root can be most
     # of the document.
@@ -102,7 +143,7 @@ def _write_node(out: bytearray, node: BaseModel) -> None:
     out += b"]}"
 
 
-def _open(out: bytearray, head: bytes) -> None:
+def _open(out: _Deflating, head: bytes) -> None:
     """`head`, a JSON object, without its closing brace and ready for one more key."""
     out += head[:-1]
     if len(head) > 2:
