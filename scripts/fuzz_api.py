@@ -87,7 +87,8 @@ def command(
         "--workers",
         "1",
         "--request-timeout",
-        "30",
+        # Above the longest wait a request may ask for (`GET /v1/events?wait=60`).
+        "75",
         "--suppress-health-check",
         "all",
     ]

@@ -30,7 +30,7 @@ from app.answers.schemas import (
 from app.chunks.embedding import EmbedderFactory
 from app.db.engine import Database
 from app.llm import ChatClient, LLMError, TokenUsage
-from app.llm.errors import LLMUnavailable
+from app.llm.errors import LLMNotConfigured, LLMUnavailable
 from app.search.rerank import Reranker
 
 NO_ANSWER = "The knowledge base does not contain an answer to this question."
@@ -96,9 +96,9 @@ class _Run:
 
 
 def llm_required(options: AnswerOptions, llm: ChatClient | None) -> None:
-    """An explicit `generator: llm` without one configured is a 503 before anything runs."""
+    """An explicit `generator: llm` without one configured is a 422 before anything runs."""
     if options.generator is GeneratorChoice.LLM and llm is None:
-        raise LLMUnavailable(
+        raise LLMNotConfigured(
             "No LLM is configured on this server (ARBOR_LLM_BASE_URL); ask with "
             "`generator: extractive` or `auto`."
         )

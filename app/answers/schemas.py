@@ -69,7 +69,8 @@ class AnswerOptions(RequestModel):
     )
     generator: GeneratorChoice = Field(
         default=GeneratorChoice.AUTO,
-        description="`llm` (503 `llm-unavailable` when none is configured or it fails), "
+        description="`llm` (422 `llm-not-configured` when none is configured, 503 "
+        "`llm-unavailable` when it fails), "
         "`extractive` (sentences of the sources only), `auto`: the LLM when configured, "
         "degrading to extractive with a warning if it fails.",
     )

@@ -229,10 +229,11 @@ async def test_without_an_llm(
     client: httpx.AsyncClient, handbook: str, fake: FakeChat, no_llm: None
 ) -> None:
     url = f"/v1/knowledge-bases/{handbook}/answer"
-    # An explicit `llm` is a 503 before any stream starts.
+    # An explicit `llm` is a 422 before any stream starts: no retry would succeed.
     response = await client.post(url, json={"query": QUESTION, "generator": "llm", "stream": True})
-    assert response.status_code == 503
-    assert response.json()["type"] == "https://arbor.dev/problems/llm-unavailable"
+    assert response.status_code == 422
+    assert response.headers["content-type"] == PROBLEM
+    assert response.json()["type"] == "https://arbor.dev/problems/llm-not-configured"
 
     # `auto` answers extractively, from source sentences, with valid citations.
     body = (await client.post(url, json={"query": QUESTION})).json()
