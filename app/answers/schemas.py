@@ -6,9 +6,10 @@ import uuid
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.config import JsonDict
 
-from app.kit.schemas import RequestModel
+from app.kit.schemas import NON_BLANK, RequestModel, sent
 from app.kit.strings import StoredText
 from app.search.schemas import (
     MAX_KNOWLEDGE_BASES,
@@ -46,8 +47,24 @@ class ChatTurn(RequestModel):
     content: StoredText = Field(max_length=MAX_TURN_CHARS)
 
 
+# A non-blank `query`, or `messages` with a user turn that has text: one of them, not both.
+_USER_TURN: JsonDict = {
+    "required": ["role", "content"],
+    "properties": {"role": {"const": "user"}, "content": NON_BLANK},
+}
+_ONE_QUESTION: JsonDict = {
+    "if": sent("query", {"type": "string"}),
+    "then": {"properties": {"query": NON_BLANK, "messages": {"type": "null"}}},
+    "else": sent("messages", {"type": "array", "contains": _USER_TURN}),
+}
+
+
 class AnswerOptions(RequestModel):
     """Everything an answer takes besides where to look."""
+
+    # `if`/`then`/`else`: SDK generators read it as no constraint, where a body-level `anyOf`
+    # made them drop the operation.
+    model_config = ConfigDict(json_schema_extra=_ONE_QUESTION)
 
     query: StoredText | None = Field(
         default=None, max_length=MAX_QUERY_CHARS, description="The question."

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 from app.ingestion.chunking.base import ChunkSpan
 from app.kit.schemas import RequestModel
 from app.kit.strings import Metadata, StoredText, check_text
+from app.kit.vectors import storable_vector_schema
 
 MAX_CHUNK_CHARS = 100_000
 MAX_BULK_CHUNKS = 50_000
@@ -48,6 +49,7 @@ class ChunkContent(ChunkLineage, RequestModel):
         "numbers, or the vector's little-endian float32 bytes in base64 (what OpenAI's "
         '`encoding_format: "base64"` returns): a quarter of the size, and for bulk loads '
         "parsed some 40 times faster.",
+        json_schema_extra=storable_vector_schema,
     )
     metadata: Metadata = Field(default_factory=dict)
 

@@ -101,6 +101,9 @@ class DocumentUpdate(RequestModel):
     removes the URI and `access: null` lets everyone in the project read the document.
     """
 
+    # Every field is optional and unknown ones are refused: one is what "at least one" takes.
+    model_config = ConfigDict(json_schema_extra={"minProperties": 1})
+
     title: StoredText | None = Field(
         default=None,
         min_length=1,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict
+from pydantic.config import JsonDict
 
 
 class RequestModel(BaseModel):
@@ -29,3 +30,15 @@ def _sql_safe(value: float) -> float:
 
 SqlFloat = Annotated[float, AfterValidator(_sql_safe)]
 """A float that goes into SQL arithmetic: magnitudes below 1e-30 are read as 0."""
+
+
+# What a body must hold beyond its fields' own types, said in its JSON Schema too, so that a
+# client generated from the spec (and the API fuzzer) can tell a valid body before sending it.
+NON_BLANK: JsonDict = {"type": "string", "pattern": r"\S"}
+"""A string with a character other than whitespace."""
+
+
+def sent(field: str, schema: JsonDict, **others: JsonDict) -> JsonDict:
+    """A JSON Schema branch: `field` is present and matches `schema` (so it is not null), and
+    each of `others`, where present, matches its own."""
+    return {"required": [field], "properties": {field: schema, **others}}

@@ -6,6 +6,9 @@ import base64
 from collections.abc import Sequence
 
 import numpy as np
+from pydantic.config import JsonDict
+
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def as_float32(values: Sequence[float]) -> np.ndarray:
@@ -22,6 +25,18 @@ def vector_problem(values: np.ndarray) -> str | None:
         # Cosine divides by the norm: every similarity to it would be undefined (null).
         return "is all zeros, and cosine similarity to a zero vector is undefined"
     return None
+
+
+def storable_vector_schema(schema: JsonDict) -> None:
+    """A vector field's `json_schema_extra`: its array branch says in the spec what
+    `vector_problem` checks (components within float32's range, not every one zero), so that
+    a generated client can tell a vector the API will refuse."""
+    branches = schema.get("anyOf", [schema])
+    assert isinstance(branches, list)
+    for branch in branches:
+        if isinstance(branch, dict) and branch.get("type") == "array":
+            branch["items"] = {"type": "number", "minimum": -FLOAT32_MAX, "maximum": FLOAT32_MAX}
+            branch["contains"] = {"not": {"const": 0}}
 
 
 def vector_base64(values: Sequence[float] | np.ndarray) -> str:

@@ -11,9 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from app.ingestion.chunking.base import ChunkSpan
 from app.ingestion.tree import Entity
-from app.kit.schemas import RequestModel, SqlFloat
+from app.kit.schemas import NON_BLANK, RequestModel, SqlFloat, sent
 from app.kit.strings import StoredText
-from app.kit.vectors import as_float32, unit_vector, vector_problem
+from app.kit.vectors import as_float32, storable_vector_schema, unit_vector, vector_problem
 
 MAX_QUERY_CHARS = 20_000
 MAX_VECTOR_DIMS = 16_000
@@ -59,6 +59,15 @@ class MmrOptions(RequestModel):
 class SearchOptions(RequestModel):
     """Everything a search takes besides where to search."""
 
+    # Without a vector, a query with words (`if`/`else`: SDK generators read it as no
+    # constraint, where a body-level `anyOf` made them drop the operation).
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": sent("vector", {"type": "array"}),
+            "else": sent("query", NON_BLANK),
+        }
+    )
+
     query: StoredText | None = Field(
         default=None,
         max_length=MAX_QUERY_CHARS,
@@ -70,6 +79,7 @@ class SearchOptions(RequestModel):
         max_length=MAX_VECTOR_DIMS,
         description="A query vector of the knowledge base's dimension (instead of embedding "
         "`query`; with `query` too, text search uses the text and vector search the vector).",
+        json_schema_extra=storable_vector_schema,
     )
     mode: SearchMode = Field(default=SearchMode.HYBRID)
     top_k: int = Field(default=10, ge=1, le=200, description="Hits to return.")
