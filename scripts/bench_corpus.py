@@ -51,12 +51,12 @@ def claims() -> list[str]:
         return [json.loads(line)["text"] for line in lines]
 
 
-def make_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
-    centres = rng.standard_normal((1000, DIMS)).astype(np.float32)
+def make_vectors(rng: np.random.Generator, n: int, *, clusters: int = 1000) -> np.ndarray:
+    centres = rng.standard_normal((clusters, DIMS)).astype(np.float32)
     # Drawn as float32 and normalised in place: at 1M chunks a float64 draw alone is 3 GB.
     vectors = rng.standard_normal((n, DIMS), dtype=np.float32)
     vectors *= 0.6
-    vectors += centres[rng.integers(0, 1000, n)]
+    vectors += centres[rng.integers(0, clusters, n)]
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     return vectors
 

@@ -262,7 +262,24 @@ def main() -> None:
         "(scripts/bench_overhead.py) instead",
     )
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds (--overhead)")
+    parser.add_argument(
+        "--hnsw-recall",
+        action="store_true",
+        help="recall@10 of the HNSW index alone at --chunks, by --clusters, --m, "
+        "--ef-construction (scripts/bench_hnsw.py)",
+    )
+    parser.add_argument("--clusters", type=int, default=1000, help="(--hnsw-recall)")
+    parser.add_argument("--m", type=int, default=16, help="(--hnsw-recall)")
+    parser.add_argument("--ef-construction", type=int, default=64, help="(--hnsw-recall)")
+    parser.add_argument("--build-memory", default="3GB", help="(--hnsw-recall)")
+    parser.add_argument("--build-workers", type=int, default=2, help="(--hnsw-recall)")
     args = parser.parse_args()
+    if args.hnsw_recall:
+        from scripts import bench_hnsw
+
+        args.chunks = int(args.chunks)
+        bench_hnsw.main(args)
+        return
     if args.scale:
         from scripts import bench_scale
 
