@@ -68,7 +68,7 @@ class _Deflating:
         self._deflater = zlib.compressobj(1)
         self.out = bytearray()
 
-    def __iadd__(self, piece: bytes) -> _Deflating:
+    def __iadd__(self, piece: bytes | memoryview) -> _Deflating:
         self.out += self._deflater.compress(piece)
         return self
 
@@ -145,7 +145,10 @@ def _write_node(out: _Deflating, node: BaseModel) -> None:
 
 def _open(out: _Deflating, head: bytes) -> None:
     """`head`, a JSON object, without its closing brace and ready for one more key."""
-    out += head[:-1]
+    # A view, not a slice: the root's head holds the whole text twice (the document's and the
+    # root node's), and a slice would copy it.
+    with memoryview(head) as view:
+        out += view[:-1]
     if len(head) > 2:
         out += b","
 
