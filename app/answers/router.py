@@ -14,7 +14,7 @@ from app.answers import service
 from app.answers.flow import DoneEvent, FlowDependencies, run_flow
 from app.answers.retrieval import GraphContextProvider
 from app.answers.schemas import AnswerOptions, AnswerRequest, AnswerResponse, MultiAnswerRequest
-from app.answers.sse import stream_events
+from app.answers.sse import EVENT_SCHEMA, stream_events
 from app.audit.middleware import note_details, note_hits
 from app.auth.callers import Caller, Scope
 from app.auth.dependencies import CallerDep, VisibleDocumentsDep, require_scope
@@ -42,7 +42,7 @@ STREAM_DESCRIPTION = (
 RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "The answer (JSON), or its events (`stream: true`).",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "content": {"text/event-stream": {"schema": EVENT_SCHEMA}},
     },
     **problem_responses(404, 422, 503),
 }

@@ -25,6 +25,18 @@ from app.kit.errors import PROBLEM_BASE, AppError, DatabaseUnavailable
 logger = logging.getLogger(__name__)
 
 KEEPALIVE = b": keep-alive\n\n"
+EVENT_NAMES = ("action", "sources", "delta", "citation", "done", "error")
+# One event as an SSE parser reads it, its name and its `data` (one JSON object): OpenAPI 3.1
+# has no `itemSchema`, and tools that validate streams (schemathesis) read the media type's
+# schema as that of each event, as OpenAPI 3.2's `itemSchema` says.
+EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string", "enum": list(EVENT_NAMES)},
+        "data": {"type": "string", "contentMediaType": "application/json"},
+    },
+}
 _END = object()
 # Flow tasks still closing after their stream ended (a reference keeps them from being
 # garbage-collected mid-cleanup).

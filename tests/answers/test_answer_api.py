@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 
 import httpx
+import jsonschema
 from fastapi import FastAPI
 from sqlalchemy import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -346,3 +347,28 @@ async def test_answers_are_audited_without_their_text(
         assert details["cited"] == [1]
         assert "answer" not in details
         assert event["hits"] == len(details["sources"])
+
+
+async def test_every_streamed_event_matches_the_spec(
+    client: httpx.AsyncClient, handbook: str, fake: FakeChat
+) -> None:
+    """The spec describes one event of the stream (its name and JSON `data`), as SSE-aware
+    tools read a `text/event-stream` schema; answers, citations and errors all fit it."""
+    spec = (await client.get("/openapi.json")).json()
+    operation = spec["paths"]["/v1/knowledge-bases/{kb}/answer"]["post"]
+    schema = operation["responses"]["200"]["content"]["text/event-stream"]["schema"]
+    validator = jsonschema.Draft202012Validator(schema)
+    url = f"/v1/knowledge-bases/{handbook}/answer"
+    answered = await client.post(url, json={"query": QUESTION, "stream": True})
+    fake.fail(50, status=500, retry_after="0")
+    failed = await client.post(
+        url, json={"query": QUESTION, "generator": "llm", "mode": "quick", "stream": True}
+    )
+    seen = set()
+    for body in (answered.text, failed.text):
+        for name, data in parse_sse(body):
+            event = {"event": name, "data": json.dumps(data)}
+            assert validator.is_valid(event), event
+            seen.add(name)
+    assert {"action", "sources", "delta", "citation", "done", "error"} <= seen
+    assert not validator.is_valid({"event": "progress", "data": "{}"})
