@@ -120,6 +120,11 @@ class FetchError(Exception):
         self.status = status
 
 
+# The form `url_problem` accepts, for the spec: http or https, a host, no user name or
+# password (a port out of range is refused by the check alone).
+URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\s]+(?:[/?#]|$)"
+
+
 def url_problem(url: str) -> str | None:
     """Why `url` cannot be fetched by its form alone, or None."""
     try:

@@ -7,10 +7,11 @@ import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.config import JsonDict
 
 from app.auth.acl import DocumentAccess
-from app.kit.schemas import RequestModel
+from app.kit.schemas import RequestModel, sent
 from app.kit.strings import Metadata, StoredText
 from app.knowledge_bases.schemas import NAME_PATTERN
 from app.sources.adapters.http import Crawl
@@ -42,7 +43,10 @@ def every_seconds(every: str) -> int:
 
 
 class Schedule(RequestModel):
-    every: str = Field(description="How often to sync: `30m`, `1h`, `1d` (at least 1 minute).")
+    every: str = Field(
+        description="How often to sync: `30m`, `1h`, `1d` (at least 1 minute).",
+        json_schema_extra={"pattern": _EVERY.pattern},
+    )
 
     @field_validator("every")
     @classmethod
@@ -70,7 +74,33 @@ class KindFields(RequestModel):
         }
 
 
+_SOME: JsonDict = {"type": "array", "minItems": 1}
+
+
+def _own_fields_schema() -> JsonDict:
+    """What `_own_fields_only` and each kind's config require, said in the spec: a chain of
+    `if`/`else` on `kind` (SDK generators read it as no constraint; a body-level `oneOf`
+    made them drop the operation)."""
+    # What each kind's config model requires besides refusing the other kinds' fields.
+    needs: dict[str, JsonDict] = {
+        "folder": {"required": ["path"]},
+        "http": {"anyOf": [sent("urls", _SOME), sent("sitemaps", _SOME)]},
+        "records": {},
+    }
+    schema: JsonDict = {}
+    for kind in reversed(KIND_FIELDS):
+        foreign = sorted(ALL_KIND_FIELDS - set(KIND_FIELDS[kind]))
+        then: JsonDict = {"properties": dict.fromkeys(foreign, False), **needs[kind]}
+        branch: JsonDict = {"if": {"properties": {"kind": {"const": kind}}}, "then": then}
+        if schema:
+            branch["else"] = schema
+        schema = branch
+    return schema
+
+
 class SourceCreate(KindFields):
+    model_config = ConfigDict(json_schema_extra=_own_fields_schema())
+
     name: str = Field(min_length=1, max_length=64, pattern=NAME_PATTERN)
     kind: SourceKind
     access: DocumentAccess | None = Field(

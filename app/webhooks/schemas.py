@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from app.events.schemas import EventType
+from app.kit.fetch import URL_PATTERN
 from app.kit.schemas import RequestModel
 from app.kit.strings import StoredText, check_text
 from app.webhooks.destinations import MAX_URL_CHARS, check_url
@@ -21,6 +22,7 @@ WebhookUrl = Annotated[
         description="Where events are POSTed: an http or https URL without user name or "
         "password. Outside development it must resolve to public addresses only.",
         examples=["https://example.com/hooks/arbor"],
+        json_schema_extra={"pattern": URL_PATTERN},
     ),
     AfterValidator(check_text),
     AfterValidator(check_url),

@@ -164,6 +164,20 @@ async def test_folder_outside_the_roots_is_refused(
 
 
 @pytest.mark.usefixtures("kb")
+async def test_a_source_without_what_its_kind_needs_is_refused(client: httpx.AsyncClient) -> None:
+    # What the spec's schema of the body says too (tests/test_request_schemas.py).
+    for body in (
+        {"name": "x", "kind": "folder"},
+        {"name": "x", "kind": "http"},
+        {"name": "x", "kind": "http", "urls": [], "sitemaps": []},
+    ):
+        answer = await client.post(SOURCES, json=body)
+        assert answer.status_code == 422, body
+        assert answer.headers["content-type"].startswith("application/problem+json")
+    assert (await client.get(SOURCES)).json()["items"] == []
+
+
+@pytest.mark.usefixtures("kb")
 async def test_records_pushed_updated_deleted(client: httpx.AsyncClient) -> None:
     created = await client.post(
         SOURCES,
