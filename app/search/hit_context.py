@@ -1,4 +1,4 @@
-"""Context read around search hits: tree paths, neighbouring chunks, lineage, origins."""
+"""Context read around search hits: tree paths, neighbouring chunks, lineage."""
 
 from __future__ import annotations
 
@@ -110,17 +110,3 @@ async def chunk_lineage(
         )
     )
     return [(chunk_id, list(node_path or [])) for chunk_id, node_path in rows.all()]
-
-
-async def document_origins(
-    session: AsyncSession, document_ids: set[uuid.UUID]
-) -> dict[uuid.UUID, tuple[uuid.UUID | None, str | None]]:
-    """(source id, source record id) of the documents a knowledge source wrote."""
-    if not document_ids:
-        return {}
-    rows = await session.execute(
-        select(documents.c.id, documents.c.source_id, documents.c.source_record_id).where(
-            documents.c.id.in_(list(document_ids)), documents.c.source_id.is_not(None)
-        )
-    )
-    return {row[0]: (row[1], row[2]) for row in rows.all()}

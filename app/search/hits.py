@@ -69,6 +69,8 @@ def build_hit(
         context=context if Include.CONTEXT in options.include else None,
         explain=explain,
         vector=row.embedding if Include.VECTORS in options.include else None,
+        source_id=row.source_id,
+        source_record_id=row.source_record_id,
     )
 
 

@@ -122,6 +122,10 @@ def statement(plan: Plan) -> Select[Any]:
         chunks.c.start_offset,
         chunks.c.end_offset,
         documents.c.metadata.op("||")(chunks.c.metadata).label("metadata"),
+        # The knowledge source that wrote the document, if one did: read with the page's
+        # documents here rather than by a second statement per search.
+        documents.c.source_id,
+        documents.c.source_record_id,
         _headline(plan).label("headline"),
         chunks.c.embedding if plan.with_vectors else cast(null(), Text).label("embedding"),
     ]

@@ -92,6 +92,8 @@ class Row:
     vector_normalized: float | None = None
     text_normalized: float | None = None
     embedding: list[float] | None = None
+    source_id: uuid.UUID | None = None
+    source_record_id: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

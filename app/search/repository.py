@@ -332,6 +332,8 @@ def _row(r: Any) -> Row:
         vector_normalized=_float(r["vector_normalized"]),
         text_normalized=_float(r["text_normalized"]),
         embedding=None if embedding is None else [float(x) for x in embedding],
+        source_id=r["source_id"],
+        source_record_id=r["source_record_id"],
     )
 
 

@@ -19,7 +19,6 @@ from app.models import KnowledgeBase
 from app.search import (
     document_choice,
     fields,
-    hit_context,
     plans,
     repository,
     text_statistics,
@@ -268,10 +267,6 @@ async def search(
         else {}
     )
     hits = [build_hit(row, options, mode, contexts.get(row.chunk_id)) for row in rows]
-    # The source of each hit's document: by primary key, for the few documents of a page.
-    origins = await hit_context.document_origins(session, {hit.doc_id for hit in hits})
-    for hit in hits:
-        hit.source_id, hit.source_record_id = origins.get(hit.doc_id, (None, None))
     warnings = [] if hits else await _filter_warnings(session, kbs, options, visible)
     return SearchResponse(
         query=options.query,
