@@ -29,7 +29,7 @@ from sqlalchemy import (
     true,
     union_all,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSQUERY
+from sqlalchemy.dialects.postgresql import ARRAY, REAL, TSQUERY, TSVECTOR
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.util import ClauseAdapter
 from sqlalchemy.types import UserDefinedType
@@ -91,9 +91,58 @@ def _scope(target: Target, plan: Plan, index: int, table: Any = chunks) -> Selec
     return scope
 
 
+def carries_text(plan: Plan) -> bool:
+    """Whether the vector candidates carry what their text score needs (weighted hybrid
+    fusion completes each vector candidate's text score; rank fusion does not)."""
+    return plan.hybrid and not plan.rrf and plan.use_text
+
+
+def _query_lexemes(target: Target, index: int) -> Any:
+    return bindparam(f"lexemes_{index}", list(target.terms), ARRAY(Text))
+
+
+def _hits(tsv: Any, lexemes: Any) -> ColumnElement[Any]:
+    """A chunk's tsvector cut down to the query's lexemes (setweight marks them, ts_filter
+    keeps them): the per-term work of the text score then runs on a handful of positions
+    instead of the whole chunk."""
+    marked = func.setweight(tsv, literal_column("'A'"), lexemes)
+    return func.ts_filter(marked, literal_column("'{a}'"))
+
+
+def _text_columns(target: Target, index: int) -> list[ColumnElement[Any]]:
+    """A vector candidate's query lexemes and length, read with the candidate from the HNSW
+    scan: its text score is completed from them, where a join back to `chunks` by id cost a
+    primary-key probe per candidate and one more mention of `chunks` for the planner, whose
+    time grows with every knowledge base's partial index (docs/scaling.md)."""
+    if target.tsquery is None or not target.terms:
+        return [
+            cast(null(), TSVECTOR).label("hits"),
+            cast(null(), Integer).label("length"),
+            chunks.c.knowledge_base_id.label("knowledge_base_id"),
+        ]
+    return [
+        _hits(chunks.c.tsv, _query_lexemes(target, index)).label("hits"),
+        func.length(chunks.c.tsv).label("length"),
+        chunks.c.knowledge_base_id.label("knowledge_base_id"),
+    ]
+
+
+def _carried_distance(plan: Plan, table: Any = chunks) -> list[ColumnElement[Any]]:
+    """A text candidate's distance to the query vector, read with it from the text index:
+    weighted fusion gives a text-only candidate its cosine similarity, and computing it here
+    costs less than a join back to `chunks` by id (see `_text_columns`)."""
+    if not carries_text(plan):
+        return []
+    distance = cast(table.c.embedding, SqlType(vector_cast(plan.dimensions))).op(
+        "<=>", return_type=Float
+    )(query_vector(plan))
+    return [distance.label("distance")]
+
+
 def vector_cte(plan: Plan) -> CTE:
     spec = vector_cast(plan.dimensions)
     query = query_vector(plan)
+    carry = carries_text(plan)
     sides = []
     for index, target in enumerate(plan.targets):
         distance = cast(chunks.c.embedding, SqlType(spec)).op("<=>", return_type=Float)(query)
@@ -102,27 +151,33 @@ def vector_cte(plan: Plan) -> CTE:
         order = distance if plan.documents is None else distance + 0.0
         side = (
             _scope(target, plan, index)
-            .add_columns(chunks.c.id.label("id"), distance.label("distance"))
+            .add_columns(
+                chunks.c.id.label("id"),
+                distance.label("distance"),
+                *(_text_columns(target, index) if carry else ()),
+            )
             .where(chunks.c.embedding.is_not(None))
             .order_by(order)
             .limit(plan.candidates)
             .subquery(f"vector_{index}")
         )
-        sides.append(select(side.c.id, side.c.distance))
+        sides.append(select(*side.c))
     merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
     best = (
-        select(merged.c.id, merged.c.distance)
+        select(*merged.c)
         .order_by(merged.c.distance, merged.c.id)
         .limit(plan.candidates)
         .subquery("vector_best")
     )
     similarity = (1 - best.c.distance).label("similarity")
+    carried = [best.c.hits, best.c.length, best.c.knowledge_base_id] if carry else []
     return select(
         best.c.id,
         similarity,
         func.row_number().over(order_by=(best.c.distance, best.c.id)).label("rank"),
         func.min(1 - best.c.distance).over().label("low"),
         func.max(1 - best.c.distance).over().label("high"),
+        *carried,
     ).cte("vector_side")
 
 
@@ -135,17 +190,15 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         if target.tsquery is None or not target.terms:
             continue
         tsquery = cast(bindparam(f"tsq_{index}", target.tsquery, Text), TSQUERY)
-        # Each matched chunk's tsvector is read (and detoasted) once and cut down to the query's
-        # lexemes (setweight marks them, ts_filter keeps them): the per-term work below runs
-        # on a handful of positions instead of the whole chunk.
-        lexemes = bindparam(f"lexemes_{index}", list(target.terms), ARRAY(Text))
-        marked = func.setweight(chunks.c.tsv, literal_column("'A'"), lexemes)
+        # Each matched chunk's tsvector is read (and detoasted) once and cut down to the
+        # query's lexemes.
         matched = (
             _scope(target, plan, index)
             .add_columns(
                 chunks.c.id.label("id"),
-                func.ts_filter(marked, literal_column("'{a}'")).label("hits"),
+                _hits(chunks.c.tsv, _query_lexemes(target, index)).label("hits"),
                 func.length(chunks.c.tsv).label("length"),
+                *_carried_distance(plan),
             )
             .where(chunks.c.tsv.op("@@", is_comparison=True)(tsquery))
             .cte(f"text_match_{index}")
@@ -201,25 +254,29 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
             / _length_norm(matched.c.length)
         )
         score = raw / (raw + 1.0)
+        carried = [matched.c.distance] if carries_text(plan) else []
         side = (
-            select(matched.c.id, score.label("score"))
+            select(matched.c.id, score.label("score"), *carried)
             .select_from(matched.join(weights, true()))
-            .group_by(matched.c.id, matched.c.length)
+            .group_by(matched.c.id, matched.c.length, *carried)
             .order_by(score.desc())
             .limit(plan.candidates)
             .subquery(f"text_{index}")
         )
-        sides.append(select(side.c.id, side.c.score))
-        if vector is not None:
-            completions.append(_text_completion(vector, target, index, lexemes, weights))
+        sides.append(select(*side.c))
+        if vector is not None and carries_text(plan):
+            completions.append(_text_completion(vector, target, index, weights))
     if not sides:
+        nothing = [cast(null(), Float).label("distance")] if carries_text(plan) else []
         empty = select(
-            cast(null(), chunks.c.id.type).label("id"), cast(null(), Float).label("score")
+            cast(null(), chunks.c.id.type).label("id"),
+            cast(null(), Float).label("score"),
+            *nothing,
         ).where(false())
         sides.append(empty)
     merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
     fulltext = (
-        select(merged.c.id, merged.c.score)
+        select(*merged.c)
         .order_by(merged.c.score.desc(), merged.c.id)
         .limit(plan.candidates)
         .cte("fulltext_side")
@@ -241,25 +298,20 @@ def _length_norm(length: Any) -> ColumnElement[float]:
     return func.ln(func.greatest(length, 1) + 1.0, type_=Float)
 
 
-def _text_completion(
-    vector: CTE, target: Target, index: int, lexemes: Any, weights: CTE
-) -> Select[Any]:
+def _text_completion(vector: CTE, target: Target, index: int, weights: CTE) -> Select[Any]:
     """The text score, exactly as the text side computes it, of this knowledge base's vector
-    candidates (a chunk holding none of the query's terms scores 0)."""
-    candidate = chunks.alias(f"completion_{index}")
-    hits = func.ts_filter(
-        func.setweight(candidate.c.tsv, literal_column("'A'"), lexemes), literal_column("'{a}'")
-    )
+    candidates (a chunk holding none of the query's terms scores 0), from the lexemes they
+    carry (`_text_columns`)."""
     raw = (
-        func.sum(weights.c.idf * func.ts_rank(hits, weights.c.term, type_=Float))
+        func.sum(weights.c.idf * func.ts_rank(vector.c.hits, weights.c.term, type_=Float))
         * LN_2
-        / _length_norm(func.min(func.length(candidate.c.tsv)))
+        / _length_norm(func.min(vector.c.length))
     )
     return (
-        select(candidate.c.id, (raw / (raw + 1.0)).label("score"))
-        .select_from(vector.join(candidate, candidate.c.id == vector.c.id).join(weights, true()))
-        .where(candidate.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
-        .group_by(candidate.c.id)
+        select(vector.c.id, (raw / (raw + 1.0)).label("score"))
+        .select_from(vector.join(weights, true()))
+        .where(vector.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
+        .group_by(vector.c.id)
     )
 
 
@@ -290,7 +342,9 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
     for index, target in enumerate(plan.targets):
         side = (
             _scope(target, plan, index)
-            .add_columns(chunks.c.id.label("id"), similarity.label("score"))
+            .add_columns(
+                chunks.c.id.label("id"), similarity.label("score"), *_carried_distance(plan)
+            )
             .where(
                 like_all,
                 chunks.c.id.not_in(select(fulltext.c.id)),
@@ -306,10 +360,10 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
             .limit(plan.candidates)
             .subquery(f"trigram_{index}")
         )
-        sides.append(select(side.c.id, side.c.score))
+        sides.append(select(*side.c))
     merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
     return (
-        select(merged.c.id, merged.c.score)
+        select(*merged.c)
         .order_by(merged.c.score.desc(), merged.c.id)
         .limit(plan.candidates)
         .cte("trigram_side")
@@ -348,12 +402,25 @@ def _unknown_word(target: Target, plan: Plan, index: int) -> ColumnElement[bool]
 def text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE | None]:
     fulltext, completion = _text_cte(plan, vector)
     trigram = _trigram_cte(plan, fulltext) if plan.trigram_words else None
-    parts = [select(fulltext.c.id, fulltext.c.score, literal(0, Integer).label("kind"))]
+    carry = carries_text(plan)
+    parts = [
+        select(
+            fulltext.c.id,
+            fulltext.c.score,
+            literal(0, Integer).label("kind"),
+            *([fulltext.c.distance] if carry else []),
+        )
+    ]
     if trigram is not None:
         # Trigram hits rank after every full-text hit: scaled below the weakest of them.
         floor = func.coalesce(select(func.min(fulltext.c.score)).scalar_subquery(), 1.0)
         parts.append(
-            select(trigram.c.id, (trigram.c.score * floor).label("score"), literal(1, Integer))
+            select(
+                trigram.c.id,
+                (trigram.c.score * floor).label("score"),
+                literal(1, Integer),
+                *([trigram.c.distance] if carry else []),
+            )
         )
     merged = parts[0].subquery() if len(parts) == 1 else union_all(*parts).subquery()
     side = select(
@@ -365,6 +432,7 @@ def text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE
         .label("rank"),
         func.min(merged.c.score).over().label("low"),
         func.max(merged.c.score).over().label("high"),
+        *([merged.c.distance] if carry else []),
     ).cte("text_side")
     return side, fulltext, trigram, completion
 

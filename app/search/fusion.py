@@ -8,7 +8,6 @@ from sqlalchemy import (
     CTE,
     Float,
     Integer,
-    and_,
     case,
     cast,
     func,
@@ -17,13 +16,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.elements import ColumnElement
 
-from app.chunks.vector_index import vector_cast
-from app.models import Chunk
-from app.search import candidates
 from app.search.plans import Plan
-
-chunks = Chunk.__table__
-
 
 RRF_K = 60
 
@@ -37,25 +30,18 @@ def _minmax(value: Any, low: Any, high: Any, present: Any) -> ColumnElement[floa
 
 
 def _completed_weighted(plan: Plan, vector: CTE, text_side: CTE, completion: CTE | None) -> CTE:
-    """Weighted fusion on true scores: a text-only candidate gets its cosine similarity (one
-    distance from its stored vector), a vector-only one its text score (`completion`), and
-    each side is min-max normalised over every candidate of the union. A side's score is
-    missing (0 after normalisation) only where it cannot exist: no stored vector, or a
-    trigram-only hit."""
+    """Weighted fusion on true scores: a text-only candidate gets its cosine similarity (the
+    distance it was read with, carried from the text index), a vector-only one its text
+    score (`completion`), and each side is min-max normalised over every candidate of the
+    union. A side's score is missing (0 after normalisation) only where it cannot exist: no
+    stored vector, or a trigram-only hit."""
     w = plan.vector_weight
-    spec = vector_cast(plan.dimensions)
-    other = chunks.alias("vector_completion")
-    joined = vector.join(text_side, vector.c.id == text_side.c.id, full=True).outerjoin(
-        other, and_(vector.c.id.is_(None), other.c.id == text_side.c.id)
-    )
+    joined = vector.join(text_side, vector.c.id == text_side.c.id, full=True)
     text_score: Any = func.coalesce(text_side.c.score, 0.0)
     if completion is not None:
         joined = joined.outerjoin(completion, completion.c.id == vector.c.id)
         text_score = func.coalesce(text_side.c.score, completion.c.score, 0.0)
-    distance = cast(other.c.embedding, candidates.SqlType(spec)).op("<=>", return_type=Float)(
-        candidates.query_vector(plan)
-    )
-    similarity = func.coalesce(vector.c.similarity, 1 - distance)
+    similarity = func.coalesce(vector.c.similarity, 1 - text_side.c.distance)
     base = (
         select(
             func.coalesce(vector.c.id, text_side.c.id).label("id"),
