@@ -24,7 +24,6 @@ from sqlalchemy import (
     literal,
     literal_column,
     null,
-    or_,
     select,
     true,
     union_all,
@@ -389,14 +388,29 @@ def prefixes_query(lexemes: Sequence[str]) -> str:
 def _unknown_word(target: Target, plan: Plan, index: int) -> ColumnElement[bool]:
     """Whether one of the query's lexemes holds in no chunk of the scope (as the caller sees
     it: a word of a hidden document still counts as unknown, so the fallback's results do not
-    tell whether such a word exists)."""
-    absent = []
-    for i, word in enumerate(plan.trigram_words):
-        table = chunks.alias(f"known_{index}_{i}")
-        lexeme = cast(bindparam(f"trigram_lexeme_{i}", quote_lexeme(word), Text), TSQUERY)
-        held = _scope(target, plan, index, table).where(table.c.tsv.op("@@")(lexeme))
-        absent.append(~held.add_columns(literal(1)).exists())
-    return or_(*absent)
+    tell whether such a word exists). One subquery asks for every word in turn (one GIN probe
+    each), so the statement names `chunks` once for them all, not once per word."""
+    words = (
+        func.unnest(
+            cast(bindparam("trigram_lexemes", trigram_lexemes(plan), ARRAY(Text)), ARRAY(TSQUERY))
+        )
+        .table_valued(column("word", TSQUERY))
+        .render_derived(name=f"trigram_words_{index}")
+    )
+    table = chunks.alias(f"known_{index}")
+    held = (
+        _scope(target, plan, index, table)
+        .where(table.c.tsv.op("@@")(words.c.word))
+        .add_columns(literal(1))
+        .exists()
+    )
+    known = select(func.count()).select_from(words).where(held).scalar_subquery()
+    return known < len(plan.trigram_words)
+
+
+def trigram_lexemes(plan: Plan) -> list[str]:
+    """The trigram fallback's words as tsquery input, one each."""
+    return [quote_lexeme(word) for word in plan.trigram_words]
 
 
 def text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE | None]:

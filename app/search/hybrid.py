@@ -194,9 +194,8 @@ def bound_values(plan: Plan) -> dict[str, Any]:
         values["query_vector"] = candidates.vector_values(plan.vector)
     if plan.use_text:
         values |= {f"trigram_{i}": word for i, word in enumerate(plan.trigram_words)}
-        for i, word in enumerate(plan.trigram_words):
-            values[f"trigram_lexeme_{i}"] = quote_lexeme(word)
         if plan.trigram_words:
+            values["trigram_lexemes"] = candidates.trigram_lexemes(plan)
             values["trigram_prefixes"] = candidates.prefixes_query(plan.trigram_words)
     queries = {t.tsquery for t in plan.targets if t.tsquery is not None}
     if len(queries) == 1:

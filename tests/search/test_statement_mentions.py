@@ -32,8 +32,11 @@ def mentions(searched: Plan) -> int:
         (plan(one_target("root"), vector=None, hybrid=False), 2),
         # Two knowledge bases: their own vector and text sides, one page.
         (plan(two_targets("root")), 5),
+        # The trigram fallback: its candidates, and one check for every word that no chunk
+        # holds it (not one per word).
+        (plan(one_target("root"), trigram_words=["root", "bark", "sap"]), 5),
     ],
-    ids=["hybrid", "hybrid rrf", "vector", "text", "two knowledge bases"],
+    ids=["hybrid", "hybrid rrf", "vector", "text", "two knowledge bases", "trigram fallback"],
 )
 def test_a_search_names_chunks_once_per_side_and_once_for_its_page(
     searched: Plan, expected: int
