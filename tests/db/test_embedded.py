@@ -1,4 +1,4 @@
-"""The embedded server applies its shared_buffers on a fresh data directory, in both modes."""
+"""The embedded server applies its settings on a fresh data directory, in both modes."""
 
 from __future__ import annotations
 
@@ -11,21 +11,21 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from app.db.embedded import EmbeddedPostgres
+from app.db.embedded import MAX_FILES_PER_PROCESS, EmbeddedPostgres
 from app.db.urls import asyncpg_dsn
 
 
-async def shared_buffers(url: str) -> str:
+async def setting(url: str, name: str) -> str:
     connection = await asyncpg.connect(asyncpg_dsn(url))
     try:
-        value: str = await connection.fetchval("SHOW shared_buffers")
+        value: str = await connection.fetchval(f"SHOW {name}")
         return value
     finally:
         await connection.close()
 
 
 @pytest.mark.parametrize("delete_on_close", [False, True])
-async def test_fresh_data_directory_gets_its_shared_buffers(
+async def test_fresh_data_directory_gets_its_settings(
     tmp_path: Path, delete_on_close: bool
 ) -> None:
     pgdata = tmp_path / "pg"
@@ -34,7 +34,10 @@ async def test_fresh_data_directory_gets_its_shared_buffers(
     try:
         # The restart that applies the setting must not re-create the directory (in "delete"
         # mode it once did, and the server ran with initdb's 128MB).
-        assert await shared_buffers(url) == "144MB"
+        assert await setting(url, "shared_buffers") == "144MB"
+        # Every knowledge base's index is a file the planner opens per search: more than
+        # Postgres's default of 1,000 stay open.
+        assert await setting(url, "max_files_per_process") == str(MAX_FILES_PER_PROCESS)
     finally:
         server.stop()
     assert pgdata.exists() is not delete_on_close
