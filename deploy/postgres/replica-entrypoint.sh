@@ -9,4 +9,7 @@ if [ ! -s "${PGDATA}/PG_VERSION" ]; then
         -R -X stream -C -S "${REPLICATION_SLOT}" --checkpoint=fast
     chmod 0700 "${PGDATA}"
 fi
-exec postgres -D "${PGDATA}" -c hot_standby=on
+# The primary's -c settings are its command line's, not its files': the searches a replica
+# serves need the same index memory and open files (docs/scaling.md).
+exec postgres -D "${PGDATA}" -c hot_standby=on -c shared_buffers=512MB \
+    -c max_files_per_process=4096
