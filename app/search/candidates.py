@@ -126,13 +126,13 @@ def _text_columns(target: Target, index: int) -> list[ColumnElement[Any]]:
     ]
 
 
-def _carried_distance(plan: Plan, table: Any = chunks) -> list[ColumnElement[Any]]:
+def _carried_distance(plan: Plan) -> list[ColumnElement[Any]]:
     """A text candidate's distance to the query vector, read with it from the text index:
     weighted fusion gives a text-only candidate its cosine similarity, and computing it here
     costs less than a join back to `chunks` by id (see `_text_columns`)."""
     if not carries_text(plan):
         return []
-    distance = cast(table.c.embedding, SqlType(vector_cast(plan.dimensions))).op(
+    distance = cast(chunks.c.embedding, SqlType(vector_cast(plan.dimensions))).op(
         "<=>", return_type=Float
     )(query_vector(plan))
     return [distance.label("distance")]
