@@ -16,6 +16,7 @@ import httpx
 import numpy as np
 
 from app.embeddings.base import EmbeddingError, l2_normalize
+from app.kit.tls import client_tls_context
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ class OpenAICompatibleEmbedder:
             headers=headers,
             timeout=httpx.Timeout(timeout_s),
             limits=httpx.Limits(max_connections=max_concurrency),
+            verify=client_tls_context(),
         )
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None

@@ -22,6 +22,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import httpx
 
 from app.config import Settings
+from app.kit.tls import client_tls_context
 
 SCHEMES = frozenset({"http", "https"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -209,7 +210,12 @@ async def fetch(
 def new_client() -> httpx.AsyncClient:
     """A client for `fetch`: no redirects of its own, no proxies or settings from the
     environment (they would connect somewhere the policy never saw)."""
-    return httpx.AsyncClient(follow_redirects=False, trust_env=False, timeout=None)
+    return httpx.AsyncClient(
+        follow_redirects=False,
+        trust_env=False,
+        timeout=None,
+        verify=client_tls_context(trust_env=False),
+    )
 
 
 async def _follow(

@@ -16,6 +16,7 @@ from typing import Any, Self
 import httpx
 
 from app.embeddings.openai import is_transient_status, parse_retry_after
+from app.kit.tls import client_tls_context
 from app.llm.base import ChatMessage, ChatResult, LLMError, TokenUsage
 from app.observability.metrics import record_llm_call
 
@@ -94,6 +95,7 @@ class OpenAICompatibleChatClient:
             headers=headers,
             timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s),
             transport=transport,
+            verify=client_tls_context(),
         )
 
     async def aclose(self) -> None:

@@ -18,6 +18,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.kit.errors import ServiceUnavailable
+from app.kit.tls import client_tls_context
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +77,10 @@ class HttpReranker:
             body["model"] = self.model
         try:
             async with httpx.AsyncClient(
-                timeout=self._timeout, transport=self._transport, headers=self._headers
+                timeout=self._timeout,
+                transport=self._transport,
+                headers=self._headers,
+                verify=client_tls_context(),
             ) as client:
                 response = await client.post(self.url, json=body)
                 response.raise_for_status()

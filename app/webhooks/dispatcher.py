@@ -24,6 +24,7 @@ from app.db.engine import Database
 from app.db.outage import is_outage
 from app.events import repository as events
 from app.events.service import to_read
+from app.kit.tls import client_tls_context
 from app.models import Event, Webhook
 from app.observability.metrics import record_webhook_delivery
 from app.webhooks import repository, signing
@@ -57,7 +58,10 @@ class WebhookDispatcher:
         # Redirects are not followed: a 3xx could point anywhere, past the address checks.
         # httpx's own limits (5 s per read by default) would cut a delivery short first.
         self.http = httpx.AsyncClient(
-            follow_redirects=False, trust_env=False, timeout=settings.webhook_timeout_s
+            follow_redirects=False,
+            trust_env=False,
+            timeout=settings.webhook_timeout_s,
+            verify=client_tls_context(trust_env=False),
         )
         self._task: asyncio.Task[None] | None = None
         self._database_down = False
