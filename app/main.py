@@ -153,6 +153,7 @@ def create_app(
             )
             pool.start()
             app.state.poke_workers = pool.poke
+            app.state.jobs_ran = pool.ran
             # Webhook delivery is background work too: it runs where the job loops run.
             dispatcher = WebhookDispatcher(app.state.database, settings)
             dispatcher.start()
@@ -251,6 +252,7 @@ def create_app(
     app.state.settings = settings
     app.state.readiness_probes = []
     app.state.poke_workers = lambda: None
+    app.state.jobs_ran = None
     app.state.chat_client = None
     if embedder_factory is None:
         registry_embedders = default_embedder_factory(settings)

@@ -133,7 +133,11 @@ async def create_document(
     code = status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
     if wait and created:
         finished = await service.wait_until_done(
-            database, document.id, project_id=kb.project_id, timeout_s=wait_timeout
+            database,
+            document.id,
+            project_id=kb.project_id,
+            timeout_s=wait_timeout,
+            jobs_ran=request.app.state.jobs_ran,
         )
         if finished is None:
             raise NotFound(

@@ -28,6 +28,7 @@ from app.documents.upload import Upload
 from app.documents.versions import Catalogue
 from app.events import service as events
 from app.jobs import repository as jobs_repository
+from app.kit.broadcast import Broadcast, wait_turn
 from app.kit.errors import Conflict, ValidationFailed
 from app.kit.filters import matches_all_somewhere
 from app.kit.pagination import Page, decode_time_cursor, encode_time_cursor
@@ -216,18 +217,27 @@ async def _catalogue(
 
 
 async def wait_until_done(
-    database: Database, document_id: uuid.UUID, *, project_id: uuid.UUID, timeout_s: float
+    database: Database,
+    document_id: uuid.UUID,
+    *,
+    project_id: uuid.UUID,
+    timeout_s: float,
+    jobs_ran: Broadcast | None = None,
 ) -> Document | None:
-    """Poll until the document is ready or failed (or gone), or the timeout passes."""
+    """Look until the document is ready or failed (or gone), or the timeout passes: again
+    after each job this process's workers run (`jobs_ran`), and every WAIT_POLL_S for the
+    workers of other processes."""
     deadline = time.monotonic() + timeout_s
     while True:
+        turn = jobs_ran.turn() if jobs_ran is not None else asyncio.Event()
         async with database.transaction(project_id=project_id) as session:
             document = await session.get(Document, document_id)
         if document is None or document.status in TERMINAL_STATUSES:
             return document
-        if time.monotonic() >= deadline:
+        left = deadline - time.monotonic()
+        if left <= 0:
             return document
-        await asyncio.sleep(WAIT_POLL_S)
+        await wait_turn(turn, min(WAIT_POLL_S, left))
 
 
 async def list_page(

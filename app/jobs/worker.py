@@ -16,6 +16,7 @@ from app.db.engine import Database
 from app.db.outage import is_outage
 from app.db.tenancy import acting_for
 from app.jobs import repository
+from app.kit.broadcast import Broadcast
 from app.models import Job
 
 logger = logging.getLogger(__name__)
@@ -73,6 +74,9 @@ class WorkerPool:
         self._outage_since: float | None = None
         # Jobs claimed and not yet settled by their handler: released when the pool stops.
         self._held: set[uuid.UUID] = set()
+        # Notified after each job or batch a loop ran, settled or not: a request waiting for a
+        # document (`?wait=true`) looks again at once instead of at its next poll.
+        self.ran = Broadcast()
         # Run after the loops stopped (e.g. closing shared embedding batchers).
         self.on_stop: list[Callable[[], Awaitable[None]]] = []
 
@@ -149,6 +153,7 @@ class WorkerPool:
         finally:
             if not cancelled:
                 self._held.difference_update(held)
+                self.ran.notify()
             heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await heartbeat
