@@ -21,8 +21,15 @@ from app.db.urls import asyncpg_dsn
 from app.main import create_app
 from tests.fake_openai import FakeChat, serve_in_thread
 from tests.fakes import FakeEmbedders
+from tests.route_reuse import install as reuse_routes_across_apps
 
 TEMPLATE_DB = "arbor_template"
+# A throwaway cluster: no flush to disk (a crashed run is started again, not recovered).
+# Each test copies the template and commits dozens of transactions; the server-crash tests
+# run servers of their own, with the service's settings.
+THROWAWAY_SETTINGS = {"fsync": "off", "full_page_writes": "off"}
+
+reuse_routes_across_apps()
 
 
 def with_database(url: str, name: str) -> str:
@@ -46,6 +53,9 @@ async def template_url(pg_url: str) -> str:
     """A database migrated once; each test copies it (CREATE DATABASE ... TEMPLATE)."""
     admin = await asyncpg.connect(asyncpg_dsn(pg_url))
     try:
+        for name, value in THROWAWAY_SETTINGS.items():
+            await admin.execute(f"ALTER SYSTEM SET {name} = '{value}'")
+        await admin.execute("SELECT pg_reload_conf()")
         await admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE_DB}")
         await admin.execute(f"CREATE DATABASE {TEMPLATE_DB}")
     finally:
