@@ -27,24 +27,27 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
     "records": (),
 }
 ALL_KIND_FIELDS = frozenset(f for fields in KIND_FIELDS.values() for f in fields)
-_EVERY = re.compile(r"^([1-9][0-9]{0,5})([smhd])$")
+# A number and a unit, from 60 s up to 999 days; each unit's digits are bounded so that the
+# interval, stored in seconds as a 32-bit integer, never overflows, and so that the pattern in
+# the spec refuses exactly what the API refuses.
+_EVERY = re.compile(
+    r"^(?:(?P<s>[6-9][0-9]|[1-9][0-9]{2,6})s|(?P<m>[1-9][0-9]{0,5})m"
+    r"|(?P<h>[1-9][0-9]{0,4})h|(?P<d>[1-9][0-9]{0,2})d)$"
+)
 _UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-MIN_EVERY_S = 60
 
 
 def every_seconds(every: str) -> int:
     match = _EVERY.match(every)
     if match is None:
-        raise ValueError("must be a number and a unit: `30m`, `1h`, `1d`")
-    seconds = int(match.group(1)) * _UNIT_S[match.group(2)]
-    if seconds < MIN_EVERY_S:
-        raise ValueError(f"must be at least {MIN_EVERY_S} s")
-    return seconds
+        raise ValueError("must be a number and a unit, from `60s` up to `999d`: `30m`, `1h`, `1d`")
+    unit, number = next((u, n) for u, n in match.groupdict().items() if n is not None)
+    return int(number) * _UNIT_S[unit]
 
 
 class Schedule(RequestModel):
     every: str = Field(
-        description="How often to sync: `30m`, `1h`, `1d` (at least 1 minute).",
+        description="How often to sync: `30m`, `1h`, `1d` (from 1 minute up to 999 days).",
         json_schema_extra={"pattern": _EVERY.pattern},
     )
 

@@ -360,6 +360,36 @@ async def test_sitemaps_crawl_and_robots(client: httpx.AsyncClient, settings: Se
 
 
 @pytest.mark.usefixtures("kb")
+@pytest.mark.parametrize(
+    ("every", "shown"), [("60s", "1m"), ("9999999s", "9999999s"), ("99999h", "99999h")]
+)
+async def test_a_schedule_up_to_its_longest_is_stored_as_sent(
+    client: httpx.AsyncClient, every: str, shown: str
+) -> None:
+    created = await client.post(
+        SOURCES, json={"name": "pushed", "kind": "records", "schedule": {"every": every}}
+    )
+    assert created.status_code == 201, created.text
+    assert created.json()["schedule"]["every"] == shown
+    listed = (await client.get(f"{SOURCES}/pushed")).json()
+    assert listed["schedule"]["every"] == shown
+
+
+@pytest.mark.usefixtures("kb")
+async def test_a_schedule_past_its_longest_is_refused_and_nothing_stored(
+    client: httpx.AsyncClient,
+) -> None:
+    # 449521 days is more seconds than the stored interval can hold.
+    for every in ("1000d", "449521d", "10000000s"):
+        refused = await client.post(
+            SOURCES, json={"name": "pushed", "kind": "records", "schedule": {"every": every}}
+        )
+        assert refused.status_code == 422, refused.text
+        assert refused.headers["content-type"].startswith("application/problem+json")
+    assert (await client.get(SOURCES)).json()["items"] == []
+
+
+@pytest.mark.usefixtures("kb")
 async def test_schedules_never_overlap(app: FastAPI, client: httpx.AsyncClient) -> None:
     created = await client.post(
         SOURCES, json={"name": "pushed", "kind": "records", "schedule": {"every": "1h"}}

@@ -12,7 +12,7 @@ T = TypeVar("T", bound="Schedule")
 class Schedule:
     """
     Attributes:
-        every (str): How often to sync: `30m`, `1h`, `1d` (at least 1 minute).
+        every (str): How often to sync: `30m`, `1h`, `1d` (from 1 minute up to 999 days).
     """
 
     every: str
