@@ -74,7 +74,8 @@ async def sizes(db: Database, kb: KnowledgeBase) -> dict[str, float]:
             await connection.execute(
                 text(
                     "SELECT pg_relation_size(CAST(:index AS regclass)) AS index_bytes, "
-                    "pg_total_relation_size('chunks') AS chunks_bytes, "
+                    "(SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('chunks')) "
+                    "AS chunks_bytes, "
                     "pg_backend_pid() AS pid, current_setting('shared_buffers') AS buffers"
                 ),
                 {"index": f"public.{index_name(kb.id)}"},

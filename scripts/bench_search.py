@@ -27,6 +27,7 @@ from sqlalchemy import text
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from app.chunks.partitions import partition_of  # noqa: E402
 from app.chunks.vector_index import create_index_sql, index_name  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.db.embedded import EmbeddedPostgres  # noqa: E402
@@ -47,9 +48,12 @@ async def ddl_in_transaction(db: Database, kb: KnowledgeBase) -> tuple[float, fl
     delete of this one, each in a transaction rolled back: what those locks were held for when
     the requests ran this DDL in their own transaction."""
     timings = []
+    other = uuid.uuid4()
+    async with db.engine.connect() as connection:
+        partition = await partition_of(connection, other)
     for statements in (
-        [create_index_sql(uuid.uuid4(), dimensions=DIMS, m=16, ef_construction=64,
-                          concurrently=False)],
+        [create_index_sql(other, partition=partition, dimensions=DIMS, m=16,
+                          ef_construction=64, concurrently=False)],
         [f"DROP INDEX public.{index_name(kb.id)}",
          f"DELETE FROM knowledge_bases WHERE id = '{kb.id}'"],
     ):  # fmt: skip

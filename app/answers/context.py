@@ -152,10 +152,11 @@ def build_context(
     duplicates = merged = 0
     for hit in hits:
         key = _normalised(hit.text)
-        if hit.chunk_id in seen_chunks or key in seen_texts:
+        # A chunk is its id within its knowledge base.
+        if (hit.knowledge_base_id, hit.chunk_id) in seen_chunks or key in seen_texts:
             duplicates += 1
             continue
-        seen_chunks.add(hit.chunk_id)
+        seen_chunks.add((hit.knowledge_base_id, hit.chunk_id))
         seen_texts.add(key)
         home = next((p for p in passages if p.adjacent(hit)), None)
         if home is not None:

@@ -135,12 +135,12 @@ async def insert_rows(
 
 async def upsert_rows(
     session: AsyncSession, kb: KnowledgeBase, rows: Sequence[ChunkRow]
-) -> tuple[int, set[uuid.UUID]]:
-    """COPY the rows into a staging table, then upsert them; returns how many were written
-    and the documents that held the existing ones before.
+) -> set[uuid.UUID]:
+    """COPY the rows into a staging table, then upsert them; returns the documents that held
+    the existing ones before.
 
-    A row whose id belongs to another knowledge base is not written (the caller compares the
-    count), so ids cannot be used to overwrite somebody else's chunk.
+    Ids are the knowledge base's own (the key is the knowledge base and the id), so a row can
+    only ever overwrite a chunk of this knowledge base.
     """
     async with _copy_codecs(session) as driver:
         await driver.execute(
@@ -167,7 +167,7 @@ async def upsert_rows(
         {"kb": kb.id},
     )
     previous_documents = set(previous.all())
-    result = await session.execute(
+    await session.execute(
         text(
             "INSERT INTO chunks (id, project_id, knowledge_base_id, document_id, chunk_index, "
             "text, text_sha256, node_path, depth, leaf_node_id, section_titles, doc_title, "
@@ -178,7 +178,7 @@ async def upsert_rows(
             "end_offset, metadata, own_metadata, embedding, embedding_computed, spans, "
             "CASE WHEN embedding IS NULL THEN NULL ELSE now() END, "
             "CAST(:ts_config AS regconfig) FROM chunk_rows_stage "
-            "ON CONFLICT (id) DO UPDATE SET document_id = EXCLUDED.document_id, "
+            "ON CONFLICT (id, knowledge_base_id) DO UPDATE SET document_id = EXCLUDED.document_id, "
             "chunk_index = EXCLUDED.chunk_index, text = EXCLUDED.text, "
             "text_sha256 = EXCLUDED.text_sha256, node_path = EXCLUDED.node_path, "
             "depth = EXCLUDED.depth, leaf_node_id = EXCLUDED.leaf_node_id, "
@@ -188,12 +188,11 @@ async def upsert_rows(
             "metadata = EXCLUDED.metadata, own_metadata = EXCLUDED.own_metadata, "
             "embedding = EXCLUDED.embedding, embedding_computed = EXCLUDED.embedding_computed, "
             "spans = EXCLUDED.spans, "
-            "embedded_at = EXCLUDED.embedded_at, updated_at = now() "
-            "WHERE chunks.knowledge_base_id = EXCLUDED.knowledge_base_id"
+            "embedded_at = EXCLUDED.embedded_at, updated_at = now()"
         ),
         {"project": kb.project_id, "kb": kb.id, "ts_config": kb.text_search_language},
     )
-    return int(result.rowcount), previous_documents  # type: ignore[attr-defined]
+    return previous_documents
 
 
 @asynccontextmanager

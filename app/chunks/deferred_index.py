@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql.elements import TextClause
 
+from app.chunks.partitions import partition_of
 from app.chunks.vector_index import build_memory_mb, create_index_sql, has_index, index_name
 from app.db.engine import Database
 from app.jobs import repository as jobs_repository
@@ -166,6 +167,7 @@ async def build(database: Database, kb: KnowledgeBase) -> bool:
                 text(
                     create_index_sql(
                         kb.id,
+                        partition=await partition_of(connection, kb.id),
                         dimensions=kb.embedding_dimensions,
                         m=kb.hnsw_m,
                         ef_construction=kb.hnsw_ef_construction,

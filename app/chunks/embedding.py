@@ -90,7 +90,8 @@ async def cached_vectors(
             Chunk.text_sha256.in_(list(set(hashes))),
             Chunk.embedding.is_not(None),
             Chunk.embedding_computed,
-            Chunk.knowledge_base_id.in_(same_model),
+            # As constants: the planner then reads only their partitions.
+            Chunk.knowledge_base_id.in_(list(await session.scalars(same_model))),
         )
         .ext(distinct_on(Chunk.text_sha256))
     )

@@ -51,17 +51,21 @@ async def held(
     return (await session.execute(query.limit(1))).first() is not None
 
 
-HELD_ANYWHERE = text("SELECT id FROM public.chunks WHERE id = ANY(CAST(:ids AS uuid[]))")
+HELD_IN = text(
+    "SELECT id FROM public.chunks WHERE knowledge_base_id = :kb AND id = ANY(CAST(:ids AS uuid[]))"
+)
 
 
-async def held_anywhere(session: AsyncSession, chunk_ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
-    """Which of these ids a chunk holds in any knowledge base of any project: the primary key
-    is global, so an insert collides with holders row-level security would hide. Read as the
-    owner for that reason; only ids the caller already has come back."""
+async def held_in(
+    session: AsyncSession, knowledge_base_id: uuid.UUID, chunk_ids: Sequence[uuid.UUID]
+) -> set[uuid.UUID]:
+    """Which of these ids a chunk of the knowledge base holds (the key is the knowledge base
+    and the id). Read as the owner, so that no policy hides a holder the insert would collide
+    with; only ids the caller already has come back."""
     if not chunk_ids:
         return set()
     async with elevated(session):
-        found = await session.scalars(HELD_ANYWHERE, {"ids": list(chunk_ids)})
+        found = await session.scalars(HELD_IN, {"kb": knowledge_base_id, "ids": list(chunk_ids)})
         return set(found.all())
 
 
@@ -185,7 +189,9 @@ async def refresh_document_counts(session: AsyncSession, document_ids: Sequence[
         text(
             "UPDATE documents d SET (chunk_count, embedded_count) = ("
             "SELECT count(*), count(*) FILTER (WHERE c.embedding IS NOT NULL) "
-            "FROM chunks c WHERE c.document_id = d.id), updated_at = now() "
+            # The knowledge base too: the subquery then reads that one partition.
+            "FROM chunks c WHERE c.knowledge_base_id = d.knowledge_base_id "
+            "AND c.document_id = d.id), updated_at = now() "
             "WHERE d.id = ANY(CAST(:ids AS uuid[]))"
         ),
         {"ids": list(set(document_ids))},
@@ -194,7 +200,7 @@ async def refresh_document_counts(session: AsyncSession, document_ids: Sequence[
 
 async def copy_document_fields(
     session: AsyncSession,
-    document_id: uuid.UUID,
+    document: Document,
     *,
     title: str | None = None,
     metadata: dict[str, Any] | None = None,
@@ -202,7 +208,10 @@ async def copy_document_fields(
     """Give the document's chunks its new title (`doc_title`, and so their `tsv`) and, where
     they have no metadata of their own, its new metadata: the copies ingestion made."""
     values: dict[Any, Any] = {Chunk.updated_at: func.now()}
-    conditions = [Chunk.document_id == document_id]
+    conditions = [
+        Chunk.knowledge_base_id == document.knowledge_base_id,
+        Chunk.document_id == document.id,
+    ]
     if title is not None:
         values[Chunk.doc_title] = title
     if metadata is not None:

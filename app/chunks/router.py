@@ -34,12 +34,11 @@ from app.kit.problems import problem_responses
 from app.knowledge_bases.dependencies import KnowledgeBaseDep
 
 # Shown on both routes that take client-chosen ids (docs/tenancy.md, "Chunk ids").
-CHUNK_IDS_ARE_GLOBAL = (
-    "Chunk ids are global, not per knowledge base: an id held by a chunk of any other "
-    "knowledge base, of this project or another, is refused with 409 `chunk-id-in-use` and "
-    "nothing is written. The answer is the same wherever the holder lives, but it does confirm "
-    "that an id is taken: choose random UUIDs (or omit `chunk_id` to get one), never ids "
-    "derived from names others could guess."
+CHUNK_IDS_PER_KNOWLEDGE_BASE = (
+    "Chunk ids are unique within the knowledge base: another knowledge base, of this project "
+    "or another, may hold the same id, and writing it here never touches that chunk. An id held "
+    "here by a chunk of a document the caller may not read is refused with 409 "
+    "`chunk-id-in-use`, and nothing is written."
 )
 # Shown on both write routes: what happens when the embedder fails (docs/ingestion.md).
 EMBEDDER_DOWN = (
@@ -61,7 +60,7 @@ router = APIRouter(
     "/chunks/{chunk_id}",
     operation_id="chunks-upsert",
     summary="Create or replace one chunk; embedded unless a vector is supplied",
-    description=CHUNK_IDS_ARE_GLOBAL + EMBEDDER_DOWN,
+    description=CHUNK_IDS_PER_KNOWLEDGE_BASE + EMBEDDER_DOWN,
     responses={
         201: {"model": ChunkRead, "description": "Created"},
         **problem_responses(404, 409, 422),
@@ -89,7 +88,7 @@ async def upsert_chunk(
     "/chunks/bulk",
     operation_id="chunks-bulk_upsert",
     summary="Create or replace many chunks at once, all or nothing",
-    description=CHUNK_IDS_ARE_GLOBAL + EMBEDDER_DOWN,
+    description=CHUNK_IDS_PER_KNOWLEDGE_BASE + EMBEDDER_DOWN,
     openapi_extra=json_request_body(ChunkBulkUpsert),
     responses=problem_responses(404, 409, 413, 415, 422),
 )

@@ -42,19 +42,17 @@ logger = logging.getLogger(__name__)
 
 
 class ChunkIdInUse(Conflict):
-    """A client-chosen chunk id that some other knowledge base's chunk holds.
-
-    Ids are one global key, and the holder may be of another project: the answer is the same
-    wherever it lives, so it tells the caller no more than that the id is taken.
-    """
+    """A client-chosen chunk id that a chunk of this knowledge base holds, in a document the
+    caller may not read (or any chunk, for an import that only creates). Ids are unique within
+    a knowledge base, so nothing about other knowledge bases is ever in this answer."""
 
     type_ = "chunk-id-in-use"
     title = "Chunk id in use"
 
 
 CHUNK_ID_IN_USE = (
-    "A chunk_id in the request is already in use. Chunk ids are global: omit chunk_id to get "
-    "a fresh one, or choose another random UUID."
+    "A chunk_id in the request is already in use in this knowledge base by a chunk this "
+    "request may not replace: omit chunk_id to get a fresh one, or choose another."
 )
 
 
@@ -172,8 +170,9 @@ async def upsert_many(
     """Write all items or none; items without a vector are embedded (or left null).
 
     The caller writes only where it may read (`visible`): a chunk id held by a chunk of a
-    document it cannot read is "in use", as one in another knowledge base is, and a document
-    reference naming such a document is refused. `create_only`: any id already held is in use.
+    document it cannot read is "in use", and a document reference naming such a document is
+    refused. Ids are unique within the knowledge base: other knowledge bases are not looked at.
+    `create_only`: any id already held is in use.
     `spans`: per item, the merged sections it covers (an import's; the chunk API has none).
     """
     ids = [item.chunk_id for item in items if item.chunk_id is not None]
@@ -229,10 +228,7 @@ async def upsert_many(
     )
     if ids:
         written = list(rows)
-        count, previous = await copy_rows.upsert_rows(session, kb, written)
-        if count != len(written):
-            # Rolled back by the request scope: nothing of this request is kept.
-            raise ChunkIdInUse(CHUNK_ID_IN_USE)
+        previous = await copy_rows.upsert_rows(session, kb, written)
         # The documents the chunks left count them no more.
         await repository.refresh_document_counts(
             session, [*previous, *(row.document_id for row in written)]

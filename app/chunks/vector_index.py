@@ -1,8 +1,9 @@
-"""One HNSW index per knowledge base: a partial index on a cast of the shared vector column.
+"""One HNSW index per knowledge base: a partial index on a cast of the shared vector column,
+on the partition of `chunks` that holds the knowledge base (app/chunks/partitions.py).
 
 Why partial indexes (docs/vector-storage.md): each knowledge base gets its own HNSW graph, so
 its recall does not depend on how many vectors the others hold, while all chunks stay in one
-table with one GIN index and one set of foreign keys.
+table with one set of foreign keys.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import uuid
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.chunks.partitions import partition_of
 from app.db.tenancy import elevated
 
 # pgvector's HNSW limit for `vector` is 2,000 dimensions; `halfvec` indexes up to 4,000.
@@ -54,15 +56,17 @@ def build_memory_mb(vectors: int, *, dimensions: int, m: int) -> int:
 def create_index_sql(
     knowledge_base_id: uuid.UUID,
     *,
+    partition: str,
     dimensions: int,
     m: int,
     ef_construction: int,
     concurrently: bool,
 ) -> str:
-    """The DDL of a knowledge base's HNSW index (identifiers derive from a UUID, not input)."""
+    """The DDL of a knowledge base's HNSW index on `partition` (`partition_of`; identifiers
+    derive from a UUID and the catalog, not input)."""
     return (
         f"CREATE INDEX {'CONCURRENTLY ' if concurrently else ''}{index_name(knowledge_base_id)} "
-        f"ON public.chunks USING hnsw "
+        f"ON {partition} USING hnsw "
         f"((embedding::{vector_cast(dimensions)}) {opclass(dimensions)}) "
         f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
         f"WHERE knowledge_base_id = '{knowledge_base_id}'"
@@ -86,11 +90,13 @@ async def create_vector_index(
     if not has_index(dimensions):
         return  # exact search only; documented limit
     # DDL needs the table's owner; a request's transaction otherwise runs as the app role.
+    partition = await partition_of(session, knowledge_base_id)
     async with elevated(session):
         await session.execute(
             text(
                 create_index_sql(
                     knowledge_base_id,
+                    partition=partition,
                     dimensions=dimensions,
                     m=m,
                     ef_construction=ef_construction,

@@ -1,10 +1,10 @@
 """The ids ingestion gives chunks: stable per (document, position), and never one a client's
 chunk holds already.
 
-Clients choose chunk ids too (`PUT .../chunks/{chunk_id}`, `chunks/bulk`), in one global key
-space, and may choose exactly the id ingestion derives (it is a UUIDv5 of public values), or
-move a generated chunk to another document. The store step then picks the next candidate for
-that position instead of failing the document on the primary key at every retry.
+Clients choose chunk ids too (`PUT .../chunks/{chunk_id}`, `chunks/bulk`), unique within the
+knowledge base, and may choose exactly the id ingestion derives (it is a UUIDv5 of public
+values), or move a generated chunk to another document. The store step then picks the next
+candidate for that position instead of failing the document on the primary key at every retry.
 """
 
 from __future__ import annotations
@@ -32,13 +32,17 @@ def chunk_id(document_id: uuid.UUID, index: int, candidate: int = 0) -> uuid.UUI
     return uuid.uuid5(CHUNK_ID_NAMESPACE, f"{document_id}:{index}{suffix}")
 
 
-async def with_free_ids(session: AsyncSession, rows: Sequence[ChunkRow]) -> list[ChunkRow]:
-    """The rows, each under an id no chunk holds now (the documents' own chunks deleted
-    before). One indexed lookup when nothing collides, the usual case."""
+async def with_free_ids(
+    session: AsyncSession, knowledge_base_id: uuid.UUID, rows: Sequence[ChunkRow]
+) -> list[ChunkRow]:
+    """The rows, each under an id no chunk of the knowledge base holds now (the documents' own
+    chunks deleted before). One indexed lookup when nothing collides, the usual case."""
     chosen = list(rows)
     pending = list(range(len(chosen)))
     for candidate in range(1, DERIVED_CANDIDATES + 2):
-        held = await chunks_repository.held_anywhere(session, [chosen[i].id for i in pending])
+        held = await chunks_repository.held_in(
+            session, knowledge_base_id, [chosen[i].id for i in pending]
+        )
         pending = [i for i in pending if chosen[i].id in held]
         if not pending:
             break

@@ -276,7 +276,9 @@ async def unreadable_exists(
     documents = Document.__table__
     condition = [documents.c.knowledge_base_id == kb.id, not_(visible)]
     if holding_chunks:
-        condition.append(exists().where(Chunk.document_id == documents.c.id))
+        condition.append(
+            exists().where(Chunk.knowledge_base_id == kb.id, Chunk.document_id == documents.c.id)
+        )
     return bool(await session.scalar(select(exists().where(*condition))))
 
 

@@ -67,7 +67,10 @@ async def store_works(
         superseded, replaced = await take_over_external_ids(session, kb, works, documents)
         works = [work for work in works if work not in superseded]
         await session.execute(
-            delete(Chunk).where(Chunk.document_id.in_([w.document.id for w in works]))
+            delete(Chunk).where(
+                Chunk.knowledge_base_id == kb.id,
+                Chunk.document_id.in_([w.document.id for w in works]),
+            )
         )
         rows: list[ChunkRow] = []
         trees: dict[uuid.UUID, stored_tree.TreeJson] = {}
@@ -108,9 +111,9 @@ async def store_works(
             )
         await stored_tree.write_trees(session, trees)
         if rows:
-            # The documents' chunks were deleted above; an id a client's chunk holds
-            # elsewhere gets a stand-in (app/documents/chunk_ids.py).
-            rows = await with_free_ids(session, rows)
+            # The documents' chunks were deleted above; an id a client's chunk of another
+            # document holds gets a stand-in (app/documents/chunk_ids.py).
+            rows = await with_free_ids(session, kb.id, rows)
             await copy_rows.insert_rows(session, kb, rows)
         # The graph stage (enrichment, extraction) after embedding, where it is wanted.
         if works and wants_stage(kb.enrichment, kb.graph):

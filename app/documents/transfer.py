@@ -44,8 +44,8 @@ MAX_SPANS = 4096
 class TransferredChunk(ChunkContent):
     chunk_id: uuid.UUID | None = Field(
         default=None,
-        description="Kept on import only with `keep_chunk_ids=true` (ids are global: one in "
-        "use elsewhere is then a 409 `chunk-id-in-use`).",
+        description="Kept on import only with `keep_chunk_ids=true` (ids are unique within a "
+        "knowledge base: one in use in this one is then a 409 `chunk-id-in-use`).",
     )
     spans: list[ChunkSpan] = Field(
         default_factory=list,
@@ -253,8 +253,8 @@ async def import_document(
     """Store a document from its JSON, all or nothing. With chunks it is ready at once (the
     chunks' missing vectors embedded here, as the chunk API does); with a tree alone it is
     queued, and the pipeline chunks and embeds the tree as it would a reindex. Chunk ids are
-    new unless `keep_chunk_ids` (ids are global: an export imported on the same server would
-    collide with its own originals)."""
+    new unless `keep_chunk_ids` (ids are unique within a knowledge base: an export imported
+    back into its own knowledge base would collide with its originals)."""
     _check(kb, body)
     if body.external_id is not None:
         await _external_id_free(session, kb, body.external_id, visible)
@@ -317,7 +317,7 @@ async def import_document(
     )
     if body.metadata:
         # As ingestion does: chunks without metadata of their own carry the document's.
-        await chunks_repository.copy_document_fields(session, document.id, metadata=body.metadata)
+        await chunks_repository.copy_document_fields(session, document, metadata=body.metadata)
     await session.refresh(document)
     events.document_event(session, document, "document.ready", replaced=None)
     return document, written

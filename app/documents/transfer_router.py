@@ -76,8 +76,8 @@ async def import_document(
     keep_chunk_ids: Annotated[
         bool,
         Query(
-            description="Keep the chunks' `chunk_id`s (new ones otherwise). Ids are global: "
-            "one in use anywhere is a 409 `chunk-id-in-use`."
+            description="Keep the chunks' `chunk_id`s (new ones otherwise). Ids are unique "
+            "within a knowledge base: one in use in this one is a 409 `chunk-id-in-use`."
         ),
     ] = False,
 ) -> JSONResponse:

@@ -71,7 +71,7 @@ async def update(
             changed = [field for field, attribute in UPDATABLE.items() if attribute in differs]
         await repository.update_fields(session, target.id, differs)
         await chunks_repository.copy_document_fields(
-            session, target.id, title=differs.get("title"), metadata=differs.get("metadata_")
+            session, target, title=differs.get("title"), metadata=differs.get("metadata_")
         )
         if "access" in differs:
             await events_repository.set_document_access(

@@ -16,6 +16,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.models import Document
+
 
 @dataclass(frozen=True)
 class Visibility:
@@ -77,10 +79,13 @@ ENTITY_COLUMNS = "e.id, e.name, e.type, e.key, e.updated_at"
 RELATION_COLUMNS = "r.id, r.source_id, r.target_id, r.type, r.fact, r.updated_at"
 
 
-async def chunks_of(session: AsyncSession, document_id: uuid.UUID) -> list[tuple[uuid.UUID, str]]:
+async def chunks_of(session: AsyncSession, document: Document) -> list[tuple[uuid.UUID, str]]:
     rows = await session.execute(
-        text("SELECT id, text FROM chunks WHERE document_id = :d ORDER BY chunk_index"),
-        {"d": document_id},
+        text(
+            "SELECT id, text FROM chunks WHERE knowledge_base_id = :kb AND document_id = :d "
+            "ORDER BY chunk_index"
+        ),
+        {"kb": document.knowledge_base_id, "d": document.id},
     )
     return [(row.id, row.text) for row in rows]
 

@@ -211,7 +211,7 @@ class GraphStage:
             if kb is None or document is None or document.status != "ready":
                 await jobs_repository.finish(session, job.id, status="cancelled")
                 return
-            chunks = await repository.chunks_of(session, document.id)
+            chunks = await repository.chunks_of(session, document)
             tree = document.tree
         enrichment = enrichment_of(kb.enrichment)
         graph = graph_of(kb.graph)

@@ -61,7 +61,7 @@ COPY_TREELESS_CHUNKS = text(
     "c.spans, CAST(:language AS regconfig) "
     "FROM unnest(CAST(:old_ids AS uuid[]), CAST(:new_ids AS uuid[])) AS m(old_id, new_id) "
     "JOIN documents s ON s.id = m.old_id AND s.tree IS NULL "
-    "JOIN chunks c ON c.document_id = m.old_id"
+    "JOIN chunks c ON c.knowledge_base_id = :source AND c.document_id = m.old_id"
 )
 QUEUE_INGESTION = text(
     "INSERT INTO jobs (id, project_id, knowledge_base_id, document_id, kind, status, payload, "
@@ -117,7 +117,8 @@ async def copy_into(
     if old_ids:
         await session.execute(COPY_DOCUMENTS, mapping)
         await session.execute(
-            COPY_TREELESS_CHUNKS, {**mapping, "language": data.text_search_language}
+            COPY_TREELESS_CHUNKS,
+            {**mapping, "source": source.id, "language": data.text_search_language},
         )
         # Ready at once, as a document the chunk API makes is: announced the same way (those
         # with a tree are announced by the pipeline when they are ready).

@@ -30,11 +30,15 @@ class Chunk(Timestamps, Base):
             postgresql_where=sql_text("own_metadata"),
         ),
         Index("ix_chunks_tsv", "tsv", postgresql_using="gin"),
+        # Sixteen partitions (migration 0030): a statement naming its knowledge base is planned
+        # on one, with a sixteenth of the knowledge bases' HNSW indexes (docs/scaling.md).
+        {"postgresql_partition_by": "HASH (knowledge_base_id)"},
     )
 
+    # Unique within the knowledge base: a partitioned table's key holds the partition column.
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
     project_id: Mapped[uuid.UUID] = mapped_column(index=True)
-    knowledge_base_id: Mapped[uuid.UUID] = mapped_column(index=True)
+    knowledge_base_id: Mapped[uuid.UUID] = mapped_column(primary_key=True, index=True)
     document_id: Mapped[uuid.UUID]
     chunk_index: Mapped[int] = mapped_column(default=0)
     text: Mapped[str] = mapped_column(Text)

@@ -114,15 +114,10 @@ def _text_columns(target: Target, index: int) -> list[ColumnElement[Any]]:
     primary-key probe per candidate and one more mention of `chunks` for the planner, whose
     time grows with every knowledge base's partial index (docs/scaling.md)."""
     if target.tsquery is None or not target.terms:
-        return [
-            cast(null(), TSVECTOR).label("hits"),
-            cast(null(), Integer).label("length"),
-            chunks.c.knowledge_base_id.label("knowledge_base_id"),
-        ]
+        return [cast(null(), TSVECTOR).label("hits"), cast(null(), Integer).label("length")]
     return [
         _hits(chunks.c.tsv, _query_lexemes(target, index)).label("hits"),
         func.length(chunks.c.tsv).label("length"),
-        chunks.c.knowledge_base_id.label("knowledge_base_id"),
     ]
 
 
@@ -152,6 +147,7 @@ def vector_cte(plan: Plan) -> CTE:
             _scope(target, plan, index)
             .add_columns(
                 chunks.c.id.label("id"),
+                chunks.c.knowledge_base_id.label("knowledge_base_id"),
                 distance.label("distance"),
                 *(_text_columns(target, index) if carry else ()),
             )
@@ -164,16 +160,19 @@ def vector_cte(plan: Plan) -> CTE:
     merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
     best = (
         select(*merged.c)
-        .order_by(merged.c.distance, merged.c.id)
+        .order_by(merged.c.distance, merged.c.id, merged.c.knowledge_base_id)
         .limit(plan.candidates)
         .subquery("vector_best")
     )
     similarity = (1 - best.c.distance).label("similarity")
-    carried = [best.c.hits, best.c.length, best.c.knowledge_base_id] if carry else []
+    carried = [best.c.hits, best.c.length] if carry else []
     return select(
         best.c.id,
+        best.c.knowledge_base_id,
         similarity,
-        func.row_number().over(order_by=(best.c.distance, best.c.id)).label("rank"),
+        func.row_number()
+        .over(order_by=(best.c.distance, best.c.id, best.c.knowledge_base_id))
+        .label("rank"),
         func.min(1 - best.c.distance).over().label("low"),
         func.max(1 - best.c.distance).over().label("high"),
         *carried,
@@ -195,6 +194,7 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
             _scope(target, plan, index)
             .add_columns(
                 chunks.c.id.label("id"),
+                chunks.c.knowledge_base_id.label("knowledge_base_id"),
                 _hits(chunks.c.tsv, _query_lexemes(target, index)).label("hits"),
                 func.length(chunks.c.tsv).label("length"),
                 *_carried_distance(plan),
@@ -255,9 +255,9 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         score = raw / (raw + 1.0)
         carried = [matched.c.distance] if carries_text(plan) else []
         side = (
-            select(matched.c.id, score.label("score"), *carried)
+            select(matched.c.id, matched.c.knowledge_base_id, score.label("score"), *carried)
             .select_from(matched.join(weights, true()))
-            .group_by(matched.c.id, matched.c.length, *carried)
+            .group_by(matched.c.id, matched.c.knowledge_base_id, matched.c.length, *carried)
             .order_by(score.desc())
             .limit(plan.candidates)
             .subquery(f"text_{index}")
@@ -269,6 +269,7 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         nothing = [cast(null(), Float).label("distance")] if carries_text(plan) else []
         empty = select(
             cast(null(), chunks.c.id.type).label("id"),
+            cast(null(), chunks.c.knowledge_base_id.type).label("knowledge_base_id"),
             cast(null(), Float).label("score"),
             *nothing,
         ).where(false())
@@ -276,7 +277,7 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
     merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
     fulltext = (
         select(*merged.c)
-        .order_by(merged.c.score.desc(), merged.c.id)
+        .order_by(merged.c.score.desc(), merged.c.id, merged.c.knowledge_base_id)
         .limit(plan.candidates)
         .cte("fulltext_side")
     )
@@ -307,10 +308,10 @@ def _text_completion(vector: CTE, target: Target, index: int, weights: CTE) -> S
         / _length_norm(func.min(vector.c.length))
     )
     return (
-        select(vector.c.id, (raw / (raw + 1.0)).label("score"))
+        select(vector.c.id, vector.c.knowledge_base_id, (raw / (raw + 1.0)).label("score"))
         .select_from(vector.join(weights, true()))
         .where(vector.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
-        .group_by(vector.c.id)
+        .group_by(vector.c.id, vector.c.knowledge_base_id)
     )
 
 
@@ -342,11 +343,21 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
         side = (
             _scope(target, plan, index)
             .add_columns(
-                chunks.c.id.label("id"), similarity.label("score"), *_carried_distance(plan)
+                chunks.c.id.label("id"),
+                chunks.c.knowledge_base_id.label("knowledge_base_id"),
+                similarity.label("score"),
+                *_carried_distance(plan),
             )
             .where(
                 like_all,
-                chunks.c.id.not_in(select(fulltext.c.id)),
+                # Not found by full text already, in this knowledge base (an id is unique
+                # within one only).
+                chunks.c.id.not_in(
+                    select(fulltext.c.id).where(
+                        fulltext.c.knowledge_base_id
+                        == bindparam(f"kb_{index}", target.knowledge_base_id)
+                    )
+                ),
                 # Runs only when full text found too little (a one-time filter) ...
                 select(func.count()).select_from(fulltext).scalar_subquery() < wanted,
                 # ... and a word of the query is in no chunk the search may see (one GIN probe
@@ -363,7 +374,7 @@ def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
     merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
     return (
         select(*merged.c)
-        .order_by(merged.c.score.desc(), merged.c.id)
+        .order_by(merged.c.score.desc(), merged.c.id, merged.c.knowledge_base_id)
         .limit(plan.candidates)
         .cte("trigram_side")
     )
@@ -420,6 +431,7 @@ def text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE
     parts = [
         select(
             fulltext.c.id,
+            fulltext.c.knowledge_base_id,
             fulltext.c.score,
             literal(0, Integer).label("kind"),
             *([fulltext.c.distance] if carry else []),
@@ -431,6 +443,7 @@ def text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE
         parts.append(
             select(
                 trigram.c.id,
+                trigram.c.knowledge_base_id,
                 (trigram.c.score * floor).label("score"),
                 literal(1, Integer),
                 *([trigram.c.distance] if carry else []),
@@ -439,10 +452,13 @@ def text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE
     merged = parts[0].subquery() if len(parts) == 1 else union_all(*parts).subquery()
     side = select(
         merged.c.id,
+        merged.c.knowledge_base_id,
         merged.c.score,
         merged.c.kind,
         func.row_number()
-        .over(order_by=(merged.c.kind, merged.c.score.desc(), merged.c.id))
+        .over(
+            order_by=(merged.c.kind, merged.c.score.desc(), merged.c.id, merged.c.knowledge_base_id)
+        )
         .label("rank"),
         func.min(merged.c.score).over().label("low"),
         func.max(merged.c.score).over().label("high"),

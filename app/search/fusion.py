@@ -8,6 +8,7 @@ from sqlalchemy import (
     CTE,
     Float,
     Integer,
+    and_,
     case,
     cast,
     func,
@@ -36,15 +37,15 @@ def _completed_weighted(plan: Plan, vector: CTE, text_side: CTE, completion: CTE
     union. A side's score is missing (0 after normalisation) only where it cannot exist: no
     stored vector, or a trigram-only hit."""
     w = plan.vector_weight
-    joined = vector.join(text_side, vector.c.id == text_side.c.id, full=True)
+    joined = vector.join(text_side, same_chunk(vector, text_side), full=True)
     text_score: Any = func.coalesce(text_side.c.score, 0.0)
     if completion is not None:
-        joined = joined.outerjoin(completion, completion.c.id == vector.c.id)
+        joined = joined.outerjoin(completion, same_chunk(completion, vector))
         text_score = func.coalesce(text_side.c.score, completion.c.score, 0.0)
     similarity = func.coalesce(vector.c.similarity, 1 - text_side.c.distance)
     base = (
         select(
-            func.coalesce(vector.c.id, text_side.c.id).label("id"),
+            *_identity(vector, text_side),
             similarity.label("completed"),
             text_score.label("text_completed"),
             *_explain_columns(vector, text_side),
@@ -60,6 +61,7 @@ def _completed_weighted(plan: Plan, vector: CTE, text_side: CTE, completion: CTE
     # that score = w * vector_normalized + (1 - w) * text_normalized can be checked per hit.
     return select(
         base.c.id,
+        base.c.knowledge_base_id,
         cast(w * v_norm + (1 - w) * t_norm, Float).label("score"),
         base.c.vector_rank,
         base.c.completed.label("vector_similarity"),
@@ -69,6 +71,21 @@ def _completed_weighted(plan: Plan, vector: CTE, text_side: CTE, completion: CTE
         cast(v_norm, Float).label("vector_normalized"),
         cast(t_norm, Float).label("text_normalized"),
     ).cte("fused")
+
+
+def same_chunk(one: CTE, other: CTE) -> ColumnElement[bool]:
+    """A chunk is its id within its knowledge base: two knowledge bases may hold one id."""
+    return and_(one.c.id == other.c.id, one.c.knowledge_base_id == other.c.knowledge_base_id)
+
+
+def _identity(vector: CTE, text_side: CTE) -> list[ColumnElement[Any]]:
+    """The chunk of a row of the sides' FULL JOIN, from whichever side found it."""
+    return [
+        func.coalesce(vector.c.id, text_side.c.id).label("id"),
+        func.coalesce(vector.c.knowledge_base_id, text_side.c.knowledge_base_id).label(
+            "knowledge_base_id"
+        ),
+    ]
 
 
 def _explain_columns(vector: CTE, text_side: CTE) -> list[ColumnElement[Any]]:
@@ -101,17 +118,18 @@ def fused(plan: Plan, vector: CTE | None, text_side: CTE | None, completion: CTE
         )
         return (
             select(
-                func.coalesce(vector.c.id, text_side.c.id).label("id"),
+                *_identity(vector, text_side),
                 cast(score, Float).label("score"),
                 *_explain_columns(vector, text_side),
                 *_no_normalisation(),
             )
-            .select_from(vector.join(text_side, vector.c.id == text_side.c.id, full=True))
+            .select_from(vector.join(text_side, same_chunk(vector, text_side), full=True))
             .cte("fused")
         )
     if vector is not None:
         return select(
             vector.c.id,
+            vector.c.knowledge_base_id,
             vector.c.similarity.label("score"),
             vector.c.rank.label("vector_rank"),
             vector.c.similarity.label("vector_similarity"),
@@ -123,6 +141,7 @@ def fused(plan: Plan, vector: CTE | None, text_side: CTE | None, completion: CTE
     assert text_side is not None
     return select(
         text_side.c.id,
+        text_side.c.knowledge_base_id,
         text_side.c.score.label("score"),
         cast(null(), Integer).label("vector_rank"),
         cast(null(), Float).label("vector_similarity"),

@@ -22,29 +22,49 @@ documents = Document.__table__
 MAX_PARENT_TEXT = 4000
 
 
+# A chunk is its id within its knowledge base: two knowledge bases may hold the same id.
+ChunkKey = tuple[uuid.UUID, uuid.UUID]
+
+
+def _key_values(keys: Sequence[ChunkKey]) -> dict[str, Any]:
+    """The keys as parallel arrays, and their knowledge bases alone: a constant list the
+    planner prunes the partitions of `chunks` by."""
+    return {
+        "key_kbs": [kb for kb, _ in keys],
+        "key_ids": [chunk_id for _, chunk_id in keys],
+        "kbs": list(dict.fromkeys(kb for kb, _ in keys)),
+    }
+
+
+KEYED_CHUNKS = (
+    "unnest(CAST(:key_kbs AS uuid[]), CAST(:key_ids AS uuid[])) AS k(kb, id) "
+    "JOIN chunks c ON c.knowledge_base_id = k.kb AND c.id = k.id "
+    "AND c.knowledge_base_id = ANY(CAST(:kbs AS uuid[]))"
+)
+
+
 async def tree_paths(
-    session: AsyncSession, chunk_ids: Sequence[uuid.UUID]
-) -> dict[uuid.UUID, list[dict[str, Any]]]:
+    session: AsyncSession, keys: Sequence[ChunkKey]
+) -> dict[ChunkKey, list[dict[str, Any]]]:
     """For each chunk, the tree nodes along its node_path, root first (text capped).
 
     Walks down from the root following node ids through each node's `children`, so it reads
     only the children lists on the way, never the whole tree.
     """
-    if not chunk_ids:
+    if not keys:
         return {}
     statement = text(
-        """
+        f"""
         WITH RECURSIVE hit AS (
-            SELECT c.id, c.node_path, d.tree
-            FROM chunks c JOIN documents d ON d.id = c.document_id
-            WHERE c.id = ANY(CAST(:ids AS uuid[])) AND d.tree IS NOT NULL
-              AND cardinality(c.node_path) > 0
-        ), walk(id, depth, node) AS (
-            SELECT hit.id, 1, hit.tree->'root' FROM hit
+            SELECT c.knowledge_base_id AS kb, c.id, c.node_path, d.tree
+            FROM {KEYED_CHUNKS} JOIN documents d ON d.id = c.document_id
+            WHERE d.tree IS NOT NULL AND cardinality(c.node_path) > 0
+        ), walk(kb, id, depth, node) AS (
+            SELECT hit.kb, hit.id, 1, hit.tree->'root' FROM hit
             WHERE hit.tree->'root'->>'node_id' = hit.node_path[1]
             UNION ALL
-            SELECT walk.id, walk.depth + 1, child.node
-            FROM walk JOIN hit ON hit.id = walk.id
+            SELECT walk.kb, walk.id, walk.depth + 1, child.node
+            FROM walk JOIN hit ON hit.id = walk.id AND hit.kb = walk.kb
             CROSS JOIN LATERAL (
                 SELECT jsonb_path_query_first(
                     walk.node, '$.children[*] ? (@.node_id == $id)',
@@ -53,40 +73,42 @@ async def tree_paths(
             ) child
             WHERE walk.depth < cardinality(hit.node_path) AND child.node IS NOT NULL
         )
-        SELECT id, depth, node - 'children' - 'text' AS node,
+        SELECT kb, id, depth, node - 'children' - 'text' AS node,
                left(node->>'text', :cap) AS text, length(node->>'text') > :cap AS truncated
-        FROM walk ORDER BY id, depth
+        FROM walk ORDER BY kb, id, depth
         """
     )
-    rows = await session.execute(statement, {"ids": list(chunk_ids), "cap": MAX_PARENT_TEXT})
-    paths: dict[uuid.UUID, list[dict[str, Any]]] = {}
-    for chunk_id, _depth, node, node_text, truncated in rows.all():
-        paths.setdefault(chunk_id, []).append(
+    rows = await session.execute(statement, {**_key_values(keys), "cap": MAX_PARENT_TEXT})
+    paths: dict[ChunkKey, list[dict[str, Any]]] = {}
+    for kb, chunk_id, _depth, node, node_text, truncated in rows.all():
+        paths.setdefault((kb, chunk_id), []).append(
             {**node, "text": node_text or "", "truncated": bool(truncated)}
         )
     return paths
 
 
 async def neighbours(
-    session: AsyncSession, chunk_ids: Sequence[uuid.UUID]
-) -> dict[uuid.UUID, dict[int, tuple[uuid.UUID, int, str]]]:
+    session: AsyncSession, keys: Sequence[ChunkKey]
+) -> dict[ChunkKey, dict[int, tuple[uuid.UUID, int, str]]]:
     """For each chunk, the chunks just before (-1) and after (+1) it in its document."""
-    if not chunk_ids:
+    if not keys:
         return {}
     statement = text(
-        """
-        SELECT c.id, n.chunk_index - c.chunk_index AS side, n.id, n.chunk_index, n.text
-        FROM chunks c
-        JOIN chunks n ON n.document_id = c.document_id
+        f"""
+        SELECT c.knowledge_base_id, c.id, n.chunk_index - c.chunk_index AS side, n.id,
+               n.chunk_index, n.text
+        FROM {KEYED_CHUNKS}
+        JOIN chunks n ON n.knowledge_base_id = c.knowledge_base_id
+             AND n.knowledge_base_id = ANY(CAST(:kbs AS uuid[]))
+             AND n.document_id = c.document_id
              AND n.chunk_index IN (c.chunk_index - 1, c.chunk_index + 1)
-        WHERE c.id = ANY(CAST(:ids AS uuid[]))
         """
     )
-    found: dict[uuid.UUID, dict[int, tuple[uuid.UUID, int, str]]] = {}
-    for chunk_id, side, other_id, index, other_text in (
-        await session.execute(statement, {"ids": list(chunk_ids)})
+    found: dict[ChunkKey, dict[int, tuple[uuid.UUID, int, str]]] = {}
+    for kb, chunk_id, side, other_id, index, other_text in (
+        await session.execute(statement, _key_values(keys))
     ).all():
-        found.setdefault(chunk_id, {})[int(side)] = (other_id, index, other_text)
+        found.setdefault((kb, chunk_id), {})[int(side)] = (other_id, index, other_text)
     return found
 
 
@@ -96,7 +118,7 @@ async def chunk_lineage(
     chunk_ids: Sequence[uuid.UUID],
     *,
     visible: ColumnElement[bool],
-) -> list[tuple[uuid.UUID, list[str]]]:
+) -> list[tuple[ChunkKey, list[str]]]:
     """The node paths of these chunks of the knowledge base whose documents `visible` admits."""
     if not chunk_ids:
         return []
@@ -109,4 +131,6 @@ async def chunk_lineage(
             visible,
         )
     )
-    return [(chunk_id, list(node_path or [])) for chunk_id, node_path in rows.all()]
+    return [
+        ((knowledge_base_id, chunk_id), list(node_path or [])) for chunk_id, node_path in rows.all()
+    ]

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.ingestion.tree import NodeEnrichment
 from app.models import KnowledgeBase
 from app.search import hit_context, hybrid, plans
+from app.search.hit_context import ChunkKey
 from app.search.schemas import (
     ChunkContext,
     ChunkContexts,
@@ -95,24 +96,24 @@ async def chunk_contexts(
     contexts = await contexts_of(session, lineage)
     return ChunkContexts(
         items=[
-            ChunkContext(chunk_id=chunk_id, context=contexts[chunk_id])
+            ChunkContext(chunk_id=chunk_id, context=contexts[kb.id, chunk_id])
             for chunk_id in wanted
-            if chunk_id in contexts
+            if (kb.id, chunk_id) in contexts
         ],
-        missing=[chunk_id for chunk_id in wanted if chunk_id not in contexts],
+        missing=[chunk_id for chunk_id in wanted if (kb.id, chunk_id) not in contexts],
     )
 
 
 async def contexts_of(
-    session: AsyncSession, lineage: Sequence[tuple[uuid.UUID, list[str]]]
-) -> dict[uuid.UUID, HitContext]:
-    """Each chunk's context from its id and node path."""
-    ids = [chunk_id for chunk_id, _ in lineage]
-    paths = await hit_context.tree_paths(session, ids)
-    around = await hit_context.neighbours(session, ids)
-    contexts: dict[uuid.UUID, HitContext] = {}
-    for chunk_id, node_path in lineage:
-        path = paths.get(chunk_id, [])
+    session: AsyncSession, lineage: Sequence[tuple[ChunkKey, list[str]]]
+) -> dict[ChunkKey, HitContext]:
+    """Each chunk's context from its key (knowledge base, id) and node path."""
+    keys = [key for key, _ in lineage]
+    paths = await hit_context.tree_paths(session, keys)
+    around = await hit_context.neighbours(session, keys)
+    contexts: dict[ChunkKey, HitContext] = {}
+    for key, node_path in lineage:
+        path = paths.get(key, [])
         # The chunk's own node is the last on its path; the rest are its ancestors.
         own = path[-1] if path and path[-1].get("node_id") == node_path[-1] else None
         ancestors = path[:-1] if own is not None else path
@@ -122,8 +123,8 @@ async def contexts_of(
         # sections merged into one chunk name their common section as the chunk's node).
         sections = [node for node in path if node.get("kind") == "section"]
         parent_node = sections[-1] if sections else (ancestors[-1] if ancestors else None)
-        near = around.get(chunk_id, {})
-        contexts[chunk_id] = HitContext(
+        near = around.get(key, {})
+        contexts[key] = HitContext(
             ancestors=ancestor_nodes,
             summary=own_enrichment.summary,
             entities=list(own_enrichment.entities),

@@ -16,6 +16,9 @@ from sqlalchemy import (
     Integer,
     Select,
     Text,
+    Uuid,
+    and_,
+    any_,
     bindparam,
     case,
     cast,
@@ -25,7 +28,7 @@ from sqlalchemy import (
     select,
     true,
 )
-from sqlalchemy.dialects.postgresql import REGCONFIG, TSQUERY
+from sqlalchemy.dialects.postgresql import ARRAY, REGCONFIG, TSQUERY
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
 from app.models import Chunk, Document
@@ -79,7 +82,12 @@ def statement(plan: Plan) -> Select[Any]:
     page = (
         # A trigram hit can score level with the weakest full-text hit (similarity 1 times
         # that score); the kind keeps it after it, as the text side ranks them.
-        page_query.order_by(fused.c.score.desc(), fused.c.text_kind.asc().nulls_first(), fused.c.id)
+        page_query.order_by(
+            fused.c.score.desc(),
+            fused.c.text_kind.asc().nulls_first(),
+            fused.c.id,
+            fused.c.knowledge_base_id,
+        )
         .limit(plan.limit)
         .offset(plan.offset)
         .subquery("page")
@@ -108,7 +116,7 @@ def statement(plan: Plan) -> Select[Any]:
         page.c.vector_normalized,
         page.c.text_normalized,
         chunks.c.document_id,
-        chunks.c.knowledge_base_id,
+        page.c.knowledge_base_id,
         title.label("doc_title"),
         chunks.c.text,
         chunks.c.chunk_index,
@@ -132,17 +140,33 @@ def statement(plan: Plan) -> Select[Any]:
     hits = (
         select(*columns)
         .select_from(
-            page.join(chunks, chunks.c.id == page.c.id).join(
-                documents, documents.c.id == chunks.c.document_id
-            )
+            page.join(
+                chunks,
+                and_(
+                    chunks.c.id == page.c.id,
+                    chunks.c.knowledge_base_id == page.c.knowledge_base_id,
+                    # The searched knowledge bases as constants: the planner reads only their
+                    # partitions (and those partitions' indexes) for this join.
+                    chunks.c.knowledge_base_id == any_(searched_knowledge_bases(plan)),
+                ),
+            ).join(documents, documents.c.id == chunks.c.document_id)
         )
         .subquery("hits")
     )
     return (
         select(counts, hits)
         .select_from(counts.outerjoin(hits, true()))
-        .order_by(hits.c.score.desc(), hits.c.text_kind.asc().nulls_first(), hits.c.id)
+        .order_by(
+            hits.c.score.desc(),
+            hits.c.text_kind.asc().nulls_first(),
+            hits.c.id,
+            hits.c.knowledge_base_id,
+        )
     )
+
+
+def searched_knowledge_bases(plan: Plan) -> BindParameter[Any]:
+    return bindparam("knowledge_bases", [t.knowledge_base_id for t in plan.targets], ARRAY(Uuid))
 
 
 # Building the statement's expression tree cost about 12 ms of Python per search, 88% of the
@@ -182,6 +206,7 @@ def bound_values(plan: Plan) -> dict[str, Any]:
     of one shape, apart from the filter's values. tests/search/test_statement_cache.py holds
     them equal to the values `statement` binds."""
     values: dict[str, Any] = {}
+    values["knowledge_bases"] = [t.knowledge_base_id for t in plan.targets]
     for index, target in enumerate(plan.targets):
         values[f"kb_{index}"] = target.knowledge_base_id
         if plan.use_text and target.tsquery is not None and target.terms:

@@ -95,7 +95,8 @@ async def prepare(
     # document ready. Only the chunk API can put chunks under a failed document.
     settings.append(
         "EXISTS (SELECT 1 FROM documents d WHERE d.knowledge_base_id = ANY(CAST(:kbs AS uuid[])) "
-        "AND d.status = 'failed' AND EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = d.id)) "
+        "AND d.status = 'failed' AND EXISTS (SELECT 1 FROM chunks c "
+        "WHERE c.knowledge_base_id = ANY(CAST(:kbs AS uuid[])) AND c.document_id = d.id)) "
         "AS failed_with_chunks"
     )
     path = search_path_for(session)

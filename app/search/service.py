@@ -262,11 +262,16 @@ async def search(
         rows = rows[options.offset : wanted]
 
     contexts = (
-        await contexts_of(session, [(row.chunk_id, row.node_path) for row in rows])
+        await contexts_of(
+            session, [((row.knowledge_base_id, row.chunk_id), row.node_path) for row in rows]
+        )
         if Include.CONTEXT in options.include
         else {}
     )
-    hits = [build_hit(row, options, mode, contexts.get(row.chunk_id)) for row in rows]
+    hits = [
+        build_hit(row, options, mode, contexts.get((row.knowledge_base_id, row.chunk_id)))
+        for row in rows
+    ]
     warnings = [] if hits else await _filter_warnings(session, kbs, options, visible)
     return SearchResponse(
         query=options.query,

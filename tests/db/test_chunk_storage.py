@@ -30,10 +30,15 @@ async def test_a_full_size_chunk_stays_in_its_row(
             "SELECT pg_column_size(c.*) AS row_size, pg_column_size(embedding) AS vector_size, "
             "pg_column_size(text) AS text_size, octet_length(text) AS text_length FROM chunks c"
         )
-        toast = await admin.fetchval(
-            "SELECT reltoastrelid::regclass::text FROM pg_class WHERE relname = 'chunks'"
+        # Every partition's TOAST table (a partitioned table has none of its own).
+        toasts = await admin.fetch(
+            "SELECT c.reltoastrelid::regclass::text AS toast FROM pg_inherits i "
+            "JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'chunks'::regclass"
         )
-        toasted = await admin.fetchval(f"SELECT count(*) FROM {toast}")
+        assert len(toasts) == 16
+        toasted = 0
+        for row in toasts:
+            toasted += await admin.fetchval(f"SELECT count(*) FROM {row['toast']}")
     finally:
         await admin.close()
     assert len(rows) == 3

@@ -66,3 +66,55 @@ async def test_an_unknown_knowledge_base_is_404(client: httpx.AsyncClient) -> No
 async def test_the_list_is_required(client: httpx.AsyncClient) -> None:
     found = await multi(client, 422, knowledge_bases=[], query="x")
     assert found["errors"][0]["loc"][-1] == "knowledge_bases"
+
+
+async def test_one_chunk_id_in_two_knowledge_bases_is_two_hits(client: httpx.AsyncClient) -> None:
+    """Chunk ids are unique within a knowledge base: a search of both tells the two chunks
+    apart, and each hit's context and each answer source is its own knowledge base's."""
+    shared = "0b6f4d3e-8a51-4c8e-9d2a-6f0e2c1b7a90"
+    texts = {"first": "owls hunt at night", "second": "owls sleep by day"}
+    directions = {"first": [1, 0], "second": [0.9, 0.1]}
+    for name, owl in texts.items():
+        await create_kb(client, name, embedding={"provider": "none", "dimensions": 384})
+        chunks = f"/v1/knowledge-bases/{name}/chunks"
+        put = await client.put(
+            f"{chunks}/{shared}",
+            json={"doc_id": "owls", "text": owl, "vector": unit(directions[name])},
+        )
+        assert put.status_code == 201, put.text
+        after = await client.post(
+            f"{chunks}/bulk",
+            json={
+                "chunks": [{"doc_id": "owls", "text": f"after the {name} owl", "chunk_index": 1}]
+            },
+        )
+        assert after.status_code == 200, after.text
+    ids = {name: (await client.get(f"/v1/knowledge-bases/{name}")).json()["id"] for name in texts}
+    found = await multi(
+        client,
+        knowledge_bases=["first", "second"],
+        query="owls",
+        vector=unit([1, 0]),
+        include=["explain", "context"],
+    )
+    owls = [hit for hit in found["hits"] if hit["chunk_id"] == shared]
+    assert [(hit["knowledge_base_id"], hit["text"]) for hit in owls] == [
+        (ids["first"], texts["first"]),
+        (ids["second"], texts["second"]),
+    ]
+    # Each found by both sides, as itself: one vector rank and one text rank each.
+    assert [hit["explain"]["vector_rank"] for hit in owls] == [1, 2]
+    assert all(hit["explain"]["text_rank"] is not None for hit in owls)
+    assert [hit["context"]["next"]["text"] for hit in owls] == [
+        "after the first owl",
+        "after the second owl",
+    ]
+    answered = await client.post(
+        "/v1/answer", json={"query": "What do owls do?", "knowledge_bases": ["first", "second"]}
+    )
+    assert answered.status_code == 200, answered.text
+    sources = answered.json()["sources"]
+    assert {(s["knowledge_base_id"], s["chunk_id"]) for s in sources} >= {
+        (ids["first"], shared),
+        (ids["second"], shared),
+    }

@@ -21,8 +21,8 @@ class TransferredChunk:
     """
     Attributes:
         text (str):
-        chunk_id (None | Unset | UUID): Kept on import only with `keep_chunk_ids=true` (ids are global: one in use
-            elsewhere is then a 409 `chunk-id-in-use`).
+        chunk_id (None | Unset | UUID): Kept on import only with `keep_chunk_ids=true` (ids are unique within a
+            knowledge base: one in use in this one is then a 409 `chunk-id-in-use`).
         chunk_index (int | Unset):  Default: 0.
         depth (int | Unset):  Default: 0.
         doc_title (str | Unset):  Default: ''.

@@ -131,10 +131,9 @@ def sync_detailed(
 ) -> Response[ChunkBulkResult | Problem]:
     """Create or replace many chunks at once, all or nothing
 
-     Chunk ids are global, not per knowledge base: an id held by a chunk of any other knowledge base, of
-    this project or another, is refused with 409 `chunk-id-in-use` and nothing is written. The answer is
-    the same wherever the holder lives, but it does confirm that an id is taken: choose random UUIDs (or
-    omit `chunk_id` to get one), never ids derived from names others could guess.
+     Chunk ids are unique within the knowledge base: another knowledge base, of this project or another,
+    may hold the same id, and writing it here never touches that chunk. An id held here by a chunk of a
+    document the caller may not read is refused with 409 `chunk-id-in-use`, and nothing is written.
 
     Chunks sent without a vector are embedded by the knowledge base's model. Should it fail (an API
     down, refusing, timing out), they are stored without a vector all the same (`embedded: false`; in
@@ -179,10 +178,9 @@ def sync(
 ) -> ChunkBulkResult | Problem | None:
     """Create or replace many chunks at once, all or nothing
 
-     Chunk ids are global, not per knowledge base: an id held by a chunk of any other knowledge base, of
-    this project or another, is refused with 409 `chunk-id-in-use` and nothing is written. The answer is
-    the same wherever the holder lives, but it does confirm that an id is taken: choose random UUIDs (or
-    omit `chunk_id` to get one), never ids derived from names others could guess.
+     Chunk ids are unique within the knowledge base: another knowledge base, of this project or another,
+    may hold the same id, and writing it here never touches that chunk. An id held here by a chunk of a
+    document the caller may not read is refused with 409 `chunk-id-in-use`, and nothing is written.
 
     Chunks sent without a vector are embedded by the knowledge base's model. Should it fail (an API
     down, refusing, timing out), they are stored without a vector all the same (`embedded: false`; in
@@ -222,10 +220,9 @@ async def asyncio_detailed(
 ) -> Response[ChunkBulkResult | Problem]:
     """Create or replace many chunks at once, all or nothing
 
-     Chunk ids are global, not per knowledge base: an id held by a chunk of any other knowledge base, of
-    this project or another, is refused with 409 `chunk-id-in-use` and nothing is written. The answer is
-    the same wherever the holder lives, but it does confirm that an id is taken: choose random UUIDs (or
-    omit `chunk_id` to get one), never ids derived from names others could guess.
+     Chunk ids are unique within the knowledge base: another knowledge base, of this project or another,
+    may hold the same id, and writing it here never touches that chunk. An id held here by a chunk of a
+    document the caller may not read is refused with 409 `chunk-id-in-use`, and nothing is written.
 
     Chunks sent without a vector are embedded by the knowledge base's model. Should it fail (an API
     down, refusing, timing out), they are stored without a vector all the same (`embedded: false`; in
@@ -268,10 +265,9 @@ async def asyncio(
 ) -> ChunkBulkResult | Problem | None:
     """Create or replace many chunks at once, all or nothing
 
-     Chunk ids are global, not per knowledge base: an id held by a chunk of any other knowledge base, of
-    this project or another, is refused with 409 `chunk-id-in-use` and nothing is written. The answer is
-    the same wherever the holder lives, but it does confirm that an id is taken: choose random UUIDs (or
-    omit `chunk_id` to get one), never ids derived from names others could guess.
+     Chunk ids are unique within the knowledge base: another knowledge base, of this project or another,
+    may hold the same id, and writing it here never touches that chunk. An id held here by a chunk of a
+    document the caller may not read is refused with 409 `chunk-id-in-use`, and nothing is written.
 
     Chunks sent without a vector are embedded by the knowledge base's model. Should it fail (an API
     down, refusing, timing out), they are stored without a vector all the same (`embedded: false`; in

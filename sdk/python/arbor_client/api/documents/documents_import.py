@@ -143,7 +143,8 @@ def sync_detailed(
     Args:
         kb (str): The knowledge base's id or name.
         keep_chunk_ids (bool | Unset): Keep the chunks' `chunk_id`s (new ones otherwise). Ids are
-            global: one in use anywhere is a 409 `chunk-id-in-use`. Default: False.
+            unique within a knowledge base: one in use in this one is a 409 `chunk-id-in-use`.
+            Default: False.
         body (DocumentTransfer): A document whole: what `GET .../export` answers and `POST
             .../import` takes.
 
@@ -184,7 +185,8 @@ def sync(
     Args:
         kb (str): The knowledge base's id or name.
         keep_chunk_ids (bool | Unset): Keep the chunks' `chunk_id`s (new ones otherwise). Ids are
-            global: one in use anywhere is a 409 `chunk-id-in-use`. Default: False.
+            unique within a knowledge base: one in use in this one is a 409 `chunk-id-in-use`.
+            Default: False.
         body (DocumentTransfer): A document whole: what `GET .../export` answers and `POST
             .../import` takes.
 
@@ -220,7 +222,8 @@ async def asyncio_detailed(
     Args:
         kb (str): The knowledge base's id or name.
         keep_chunk_ids (bool | Unset): Keep the chunks' `chunk_id`s (new ones otherwise). Ids are
-            global: one in use anywhere is a 409 `chunk-id-in-use`. Default: False.
+            unique within a knowledge base: one in use in this one is a 409 `chunk-id-in-use`.
+            Default: False.
         body (DocumentTransfer): A document whole: what `GET .../export` answers and `POST
             .../import` takes.
 
@@ -259,7 +262,8 @@ async def asyncio(
     Args:
         kb (str): The knowledge base's id or name.
         keep_chunk_ids (bool | Unset): Keep the chunks' `chunk_id`s (new ones otherwise). Ids are
-            global: one in use anywhere is a 409 `chunk-id-in-use`. Default: False.
+            unique within a knowledge base: one in use in this one is a 409 `chunk-id-in-use`.
+            Default: False.
         body (DocumentTransfer): A document whole: what `GET .../export` answers and `POST
             .../import` takes.
 
