@@ -1,4 +1,5 @@
-"""The per-mode candidate queries of the fused statement: vector, full text, trigram fallback."""
+"""The candidate queries of the fused statement: vector and full text (the trigram fallback and
+the text side that merges it: app/search/text_candidates.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from sqlalchemy import (
     Float,
     Integer,
     Select,
-    String,
     Text,
     Uuid,
     all_,
@@ -21,7 +21,6 @@ from sqlalchemy import (
     column,
     false,
     func,
-    literal,
     literal_column,
     null,
     select,
@@ -42,7 +41,6 @@ documents = Document.__table__
 
 
 LN_2 = 0.6931471805599453
-TRIGRAM_THRESHOLD = 0.5
 
 
 class SqlType(UserDefinedType[Any]):
@@ -57,7 +55,7 @@ class SqlType(UserDefinedType[Any]):
         return self.spec
 
 
-def _scope(target: Target, plan: Plan, index: int, table: Any = chunks) -> Select[Any]:
+def scope(target: Target, plan: Plan, index: int, table: Any = chunks) -> Select[Any]:
     """Chunks of the knowledge base whose document has not failed and that pass the filter.
 
     The document side is a correlated scalar subquery (a primary-key probe per candidate
@@ -121,7 +119,7 @@ def _text_columns(target: Target, index: int) -> list[ColumnElement[Any]]:
     ]
 
 
-def _carried_distance(plan: Plan) -> list[ColumnElement[Any]]:
+def carried_distance(plan: Plan) -> list[ColumnElement[Any]]:
     """A text candidate's distance to the query vector, read with it from the text index:
     weighted fusion gives a text-only candidate its cosine similarity, and computing it here
     costs less than a join back to `chunks` by id (see `_text_columns`)."""
@@ -144,7 +142,7 @@ def vector_cte(plan: Plan) -> CTE:
         # are read through the document index and every one is scored (exact).
         order = distance if plan.documents is None else distance + 0.0
         side = (
-            _scope(target, plan, index)
+            scope(target, plan, index)
             .add_columns(
                 chunks.c.id.label("id"),
                 chunks.c.knowledge_base_id.label("knowledge_base_id"),
@@ -179,7 +177,7 @@ def vector_cte(plan: Plan) -> CTE:
     ).cte("vector_side")
 
 
-def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
+def fulltext_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
     """The full-text candidates, and (with a vector side) the text score of every vector
     candidate, so that weighted fusion compares true scores on both sides."""
     sides = []
@@ -191,13 +189,13 @@ def _text_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         # Each matched chunk's tsvector is read (and detoasted) once and cut down to the
         # query's lexemes.
         matched = (
-            _scope(target, plan, index)
+            scope(target, plan, index)
             .add_columns(
                 chunks.c.id.label("id"),
                 chunks.c.knowledge_base_id.label("knowledge_base_id"),
                 _hits(chunks.c.tsv, _query_lexemes(target, index)).label("hits"),
                 func.length(chunks.c.tsv).label("length"),
-                *_carried_distance(plan),
+                *carried_distance(plan),
             )
             .where(chunks.c.tsv.op("@@", is_comparison=True)(tsquery))
             .cte(f"text_match_{index}")
@@ -313,158 +311,6 @@ def _text_completion(vector: CTE, target: Target, index: int, weights: CTE) -> S
         .where(vector.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
         .group_by(vector.c.id, vector.c.knowledge_base_id)
     )
-
-
-def _trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
-    """Chunks whose words are like the query's words: the mean of each word's similarity
-    (`word_similarity`) passes the threshold. One needle of all the words
-    matched only where they stood side by side: two misspelled words apart in a chunk found
-    nothing. A chunk is compared only if it holds a lexeme that begins as a word does
-    (`prefix_query`): the trigram index passed every chunk sharing a few of the word's
-    trigrams, each then a `word_similarity` over its whole text (for "mevacor" 1,925 of
-    NFCorpus's 7,319 chunks, 0.6 s; with the prefix, 2)."""
-    assert plan.trigram_words
-    words = [bindparam(f"trigram_{i}", word, String) for i, word in enumerate(plan.trigram_words)]
-    similarity = sum(
-        (func.word_similarity(word, chunks.c.text, type_=Float) for word in words[1:]),
-        func.word_similarity(words[0], chunks.c.text, type_=Float),
-    ) / float(len(words))
-    # One GIN probe of the tsvectors finds the chunks with a lexeme that begins as a word does;
-    # only those are compared with the words. (ANDed with pg_trgm's `<%`, the planner took the
-    # trigram index alone, expecting one row, and rechecked 1,925 chunks for "mevacor".)
-    prefixes = bindparam("trigram_prefixes", prefixes_query(plan.trigram_words), Text)
-    like_all = and_(chunks.c.tsv.op("@@")(cast(prefixes, TSQUERY)), similarity >= TRIGRAM_THRESHOLD)
-    # Whether the fallback runs must not depend on the offset: every page sees one pool. And
-    # full text that filled its candidates found enough: the fallback would only re-find the
-    # matches cut off by that limit, level with the weakest kept one.
-    wanted = min(plan.limit, plan.candidates)
-    sides = []
-    for index, target in enumerate(plan.targets):
-        side = (
-            _scope(target, plan, index)
-            .add_columns(
-                chunks.c.id.label("id"),
-                chunks.c.knowledge_base_id.label("knowledge_base_id"),
-                similarity.label("score"),
-                *_carried_distance(plan),
-            )
-            .where(
-                like_all,
-                # Not found by full text already, in this knowledge base (an id is unique
-                # within one only).
-                chunks.c.id.not_in(
-                    select(fulltext.c.id).where(
-                        fulltext.c.knowledge_base_id
-                        == bindparam(f"kb_{index}", target.knowledge_base_id)
-                    )
-                ),
-                # Runs only when full text found too little (a one-time filter) ...
-                select(func.count()).select_from(fulltext).scalar_subquery() < wanted,
-                # ... and a word of the query is in no chunk the search may see (one GIN probe
-                # each). A word that is there was matched by full text; looking for it by
-                # trigrams rechecks every chunk sharing a few of its trigrams ("coma": 3,721
-                # of 7,319 NFCorpus chunks, 2.8 s) to add chunks that merely look like it.
-                _unknown_word(target, plan, index),
-            )
-            .order_by(similarity.desc())
-            .limit(plan.candidates)
-            .subquery(f"trigram_{index}")
-        )
-        sides.append(select(*side.c))
-    merged = sides[0].subquery() if len(sides) == 1 else union_all(*sides).subquery()
-    return (
-        select(*merged.c)
-        .order_by(merged.c.score.desc(), merged.c.id, merged.c.knowledge_base_id)
-        .limit(plan.candidates)
-        .cte("trigram_side")
-    )
-
-
-TYPO_FREE_PREFIX = 4
-
-
-def prefix_query(lexeme: str) -> str:
-    """The tsquery of the lexemes that begin as `lexeme` does: its first four letters (three
-    for a lexeme of four or fewer, all of a shorter one). Typos past them are found, as in
-    Lucene's fuzzy queries with a prefix length; one in the first letters is not."""
-    keep = TYPO_FREE_PREFIX if len(lexeme) > TYPO_FREE_PREFIX else min(3, len(lexeme))
-    return quote_lexeme(lexeme[:keep]) + ":*"
-
-
-def prefixes_query(lexemes: Sequence[str]) -> str:
-    """The tsquery of the lexemes that begin as any of `lexemes` does."""
-    return " | ".join(prefix_query(lexeme) for lexeme in lexemes)
-
-
-def _unknown_word(target: Target, plan: Plan, index: int) -> ColumnElement[bool]:
-    """Whether one of the query's lexemes holds in no chunk of the scope (as the caller sees
-    it: a word of a hidden document still counts as unknown, so the fallback's results do not
-    tell whether such a word exists). One subquery asks for every word in turn (one GIN probe
-    each), so the statement names `chunks` once for them all, not once per word."""
-    words = (
-        func.unnest(
-            cast(bindparam("trigram_lexemes", trigram_lexemes(plan), ARRAY(Text)), ARRAY(TSQUERY))
-        )
-        .table_valued(column("word", TSQUERY))
-        .render_derived(name=f"trigram_words_{index}")
-    )
-    table = chunks.alias(f"known_{index}")
-    held = (
-        _scope(target, plan, index, table)
-        .where(table.c.tsv.op("@@")(words.c.word))
-        .add_columns(literal(1))
-        .exists()
-    )
-    known = select(func.count()).select_from(words).where(held).scalar_subquery()
-    return known < len(plan.trigram_words)
-
-
-def trigram_lexemes(plan: Plan) -> list[str]:
-    """The trigram fallback's words as tsquery input, one each."""
-    return [quote_lexeme(word) for word in plan.trigram_words]
-
-
-def text_side(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE, CTE | None, CTE | None]:
-    fulltext, completion = _text_cte(plan, vector)
-    trigram = _trigram_cte(plan, fulltext) if plan.trigram_words else None
-    carry = carries_text(plan)
-    parts = [
-        select(
-            fulltext.c.id,
-            fulltext.c.knowledge_base_id,
-            fulltext.c.score,
-            literal(0, Integer).label("kind"),
-            *([fulltext.c.distance] if carry else []),
-        )
-    ]
-    if trigram is not None:
-        # Trigram hits rank after every full-text hit: scaled below the weakest of them.
-        floor = func.coalesce(select(func.min(fulltext.c.score)).scalar_subquery(), 1.0)
-        parts.append(
-            select(
-                trigram.c.id,
-                trigram.c.knowledge_base_id,
-                (trigram.c.score * floor).label("score"),
-                literal(1, Integer),
-                *([trigram.c.distance] if carry else []),
-            )
-        )
-    merged = parts[0].subquery() if len(parts) == 1 else union_all(*parts).subquery()
-    side = select(
-        merged.c.id,
-        merged.c.knowledge_base_id,
-        merged.c.score,
-        merged.c.kind,
-        func.row_number()
-        .over(
-            order_by=(merged.c.kind, merged.c.score.desc(), merged.c.id, merged.c.knowledge_base_id)
-        )
-        .label("rank"),
-        func.min(merged.c.score).over().label("low"),
-        func.max(merged.c.score).over().label("high"),
-        *([merged.c.distance] if carry else []),
-    ).cte("text_side")
-    return side, fulltext, trigram, completion
 
 
 def vector_values(vector: Sequence[float]) -> list[float]:

@@ -2,7 +2,7 @@
 document filter (their chunks scored exactly), or the few the caller may not read (skipped).
 
 Otherwise every candidate chunk's document is looked up in the statement (`Plan.check_documents`
-and `candidates._scope`), a primary-key probe under row-level security per chunk, and text
+and `candidates.scope`), a primary-key probe under row-level security per chunk, and text
 matching cannot be pruned (`text_statistics`): a caller with an access list paid both, three
 times an admin's text search on SciFact (docs/benchmarks.md, "Search over HTTP").
 """

@@ -32,7 +32,7 @@ from sqlalchemy.dialects.postgresql import ARRAY, REGCONFIG, TSQUERY
 from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
 from app.models import Chunk, Document
-from app.search import candidates, fusion
+from app.search import candidates, fusion, text_candidates
 from app.search.plans import Plan, quote_lexeme
 
 chunks = Chunk.__table__
@@ -73,7 +73,7 @@ def statement(plan: Plan) -> Select[Any]:
     vector = candidates.vector_cte(plan) if plan.vector is not None else None
     text_side = fulltext = trigram = completion = None
     if plan.use_text:
-        text_side, fulltext, trigram, completion = candidates.text_side(plan, vector)
+        text_side, fulltext, trigram, completion = text_candidates.text_side(plan, vector)
     fused = fusion.fused(plan, vector, text_side, completion)
 
     page_query = select(fused)
@@ -220,8 +220,8 @@ def bound_values(plan: Plan) -> dict[str, Any]:
     if plan.use_text:
         values |= {f"trigram_{i}": word for i, word in enumerate(plan.trigram_words)}
         if plan.trigram_words:
-            values["trigram_lexemes"] = candidates.trigram_lexemes(plan)
-            values["trigram_prefixes"] = candidates.prefixes_query(plan.trigram_words)
+            values["trigram_lexemes"] = text_candidates.trigram_lexemes(plan)
+            values["trigram_prefixes"] = text_candidates.prefixes_query(plan.trigram_words)
     queries = {t.tsquery for t in plan.targets if t.tsquery is not None}
     if len(queries) == 1:
         values["headline_q"] = queries.pop()
