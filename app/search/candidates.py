@@ -88,6 +88,12 @@ def scope(target: Target, plan: Plan, index: int, table: Any = chunks) -> Select
     return scope
 
 
+def chunk_key() -> list[ColumnElement[Any]]:
+    """What every candidate side carries to name its chunk: its id within its knowledge base
+    (two knowledge bases may hold one id)."""
+    return [chunks.c.id.label("id"), chunks.c.knowledge_base_id.label("knowledge_base_id")]
+
+
 def carries_text(plan: Plan) -> bool:
     """Whether the vector candidates carry what their text score needs (weighted hybrid
     fusion completes each vector candidate's text score; rank fusion does not)."""
@@ -144,8 +150,7 @@ def vector_cte(plan: Plan) -> CTE:
         side = (
             scope(target, plan, index)
             .add_columns(
-                chunks.c.id.label("id"),
-                chunks.c.knowledge_base_id.label("knowledge_base_id"),
+                *chunk_key(),
                 distance.label("distance"),
                 *(_text_columns(target, index) if carry else ()),
             )
@@ -191,8 +196,7 @@ def fulltext_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         matched = (
             scope(target, plan, index)
             .add_columns(
-                chunks.c.id.label("id"),
-                chunks.c.knowledge_base_id.label("knowledge_base_id"),
+                *chunk_key(),
                 _hits(chunks.c.tsv, _query_lexemes(target, index)).label("hits"),
                 func.length(chunks.c.tsv).label("length"),
                 *carried_distance(plan),

@@ -23,7 +23,14 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY
 from sqlalchemy.sql.elements import ColumnElement
 
-from app.search.candidates import carried_distance, carries_text, chunks, fulltext_cte, scope
+from app.search.candidates import (
+    carried_distance,
+    carries_text,
+    chunk_key,
+    chunks,
+    fulltext_cte,
+    scope,
+)
 from app.search.plans import Plan, Target, quote_lexeme
 
 TRIGRAM_THRESHOLD = 0.5
@@ -57,8 +64,7 @@ def trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
         side = (
             scope(target, plan, index)
             .add_columns(
-                chunks.c.id.label("id"),
-                chunks.c.knowledge_base_id.label("knowledge_base_id"),
+                *chunk_key(),
                 similarity.label("score"),
                 *carried_distance(plan),
             )
