@@ -81,8 +81,8 @@ class ChunkUpsert(ChunkContent):
 class ChunkBulkItem(ChunkUpsert):
     chunk_id: uuid.UUID | None = Field(
         default=None,
-        description="Generated when absent. Global across knowledge bases and projects: an id "
-        "another knowledge base's chunk holds is a 409 `chunk-id-in-use`.",
+        description="Generated when absent. Unique within the knowledge base: another "
+        "knowledge base may hold the same id, and this write never touches its chunk.",
     )
 
 

@@ -21,8 +21,8 @@ class ChunkBulkItem:
     Attributes:
         doc_id (str): A document id, or an external id; an unknown one creates a document.
         text (str):
-        chunk_id (None | Unset | UUID): Generated when absent. Global across knowledge bases and projects: an id another
-            knowledge base's chunk holds is a 409 `chunk-id-in-use`.
+        chunk_id (None | Unset | UUID): Generated when absent. Unique within the knowledge base: another knowledge base
+            may hold the same id, and this write never touches its chunk.
         chunk_index (int | Unset):  Default: 0.
         depth (int | Unset):  Default: 0.
         doc_title (str | Unset):  Default: ''.
