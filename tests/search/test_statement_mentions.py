@@ -1,6 +1,6 @@
-"""How often a search statement names `chunks`: the planner reads every knowledge base's
-partial HNSW index for each mention, whichever knowledge base is searched (docs/scaling.md),
-so a mention added to the statement costs every search more as the database grows."""
+"""How often a search statement names `chunks`: for each mention the planner reads the partial
+HNSW indexes of every knowledge base the searched one's partition holds (docs/scaling.md), so a
+mention added to the statement costs every search more as the database grows."""
 
 from __future__ import annotations
 
