@@ -32,7 +32,7 @@ ALL_KIND_FIELDS = frozenset(f for fields in KIND_FIELDS.values() for f in fields
 # the spec refuses exactly what the API refuses.
 _EVERY = re.compile(
     r"^(?:(?P<s>[6-9][0-9]|[1-9][0-9]{2,6})s|(?P<m>[1-9][0-9]{0,5})m"
-    r"|(?P<h>[1-9][0-9]{0,4})h|(?P<d>[1-9][0-9]{0,2})d)$"
+    r"|(?P<h>[1-9][0-9]{0,3})h|(?P<d>[1-9][0-9]{0,2})d)$"
 )
 _UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
