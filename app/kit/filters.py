@@ -17,7 +17,6 @@ one language. See docs/search.md for the reference.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import uuid
@@ -36,12 +35,13 @@ from sqlalchemy import (
     false,
     func,
     literal,
+    literal_column,
     not_,
     or_,
     true,
     type_coerce,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, JSONB
+from sqlalchemy.dialects.postgresql import JSONB
 
 from app.kit.errors import ValidationFailed
 from app.kit.strings import unstorable
@@ -461,7 +461,9 @@ def _scalar(value: Any, loc: Loc) -> Scalar:
 
 
 def _jsonb(value: Any) -> ColumnElement[Any]:
-    return cast(literal(json.dumps(value), Text), JSONB)
+    """A JSON value sent as a jsonb parameter: a cast of a text parameter would parse it again
+    for every row a generic plan tests (app/search/candidates.py)."""
+    return cast(literal(value, JSONB), JSONB)
 
 
 def _metadata_clause(
@@ -483,9 +485,7 @@ def _metadata_clause(
     scalar = _scalar(value, loc)
     if op == "$contains":
         text_match: ColumnElement[bool] = (
-            func.strpos(
-                func.lower(node.op("#>>")(cast(literal("{}"), ARRAY(Text)))), scalar.lower()
-            )
+            func.strpos(func.lower(node.op("#>>")(literal_column("'{}'::text[]"))), scalar.lower())
             > 0
             if isinstance(scalar, str)
             else false()

@@ -21,6 +21,7 @@ from sqlalchemy import (
     column,
     false,
     func,
+    literal,
     literal_column,
     null,
     select,
@@ -41,6 +42,30 @@ documents = Document.__table__
 
 
 LN_2 = 0.6931471805599453
+
+
+# The statement is planned once per connection and shape (Postgres's generic plan) rather than
+# for every search: planning it cost about 5 ms of Postgres CPU per hybrid search. A generic
+# plan can only use what the statement text holds, so what the plan depends on is written in it
+# (`constant`): the knowledge base, whose partition and partial HNSW index the planner picks
+# from its id, and the row limits, from which it sizes the joins. Values that every row reads
+# are bound with their final type (`query_vector`, tsquery parameters): a cast of a parameter
+# is folded once in a custom plan but would run per row in a generic one.
+
+
+def knowledge_base_constant(target: Target, index: int) -> ColumnElement[Any]:
+    """The searched knowledge base's id, written into the statement text when it runs."""
+    return bindparam(f"kb_{index}", target.knowledge_base_id, Uuid, literal_execute=True)
+
+
+def constant(value: int) -> ColumnElement[int]:
+    """A row limit written into the statement text (statements are cached per limit)."""
+    return literal(value, Integer, literal_execute=True)
+
+
+def tsquery_parameter(name: str, value: str) -> ColumnElement[Any]:
+    """A tsquery sent as a parameter of type tsquery (parsed once by the server)."""
+    return cast(bindparam(name, value, TSQUERY), TSQUERY)
 
 
 class SqlType(UserDefinedType[Any]):
@@ -67,7 +92,7 @@ def scope(target: Target, plan: Plan, index: int, table: Any = chunks) -> Select
     scope = (
         select()
         .select_from(table)
-        .where(table.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
+        .where(table.c.knowledge_base_id == knowledge_base_constant(target, index))
     )
     if plan.check_documents:
         condition = (
@@ -156,7 +181,7 @@ def vector_cte(plan: Plan) -> CTE:
             )
             .where(chunks.c.embedding.is_not(None))
             .order_by(order)
-            .limit(plan.candidates)
+            .limit(constant(plan.candidates))
             .subquery(f"vector_{index}")
         )
         sides.append(select(*side.c))
@@ -164,7 +189,7 @@ def vector_cte(plan: Plan) -> CTE:
     best = (
         select(*merged.c)
         .order_by(merged.c.distance, merged.c.id, merged.c.knowledge_base_id)
-        .limit(plan.candidates)
+        .limit(constant(plan.candidates))
         .subquery("vector_best")
     )
     similarity = (1 - best.c.distance).label("similarity")
@@ -190,7 +215,7 @@ def fulltext_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
     for index, target in enumerate(plan.targets):
         if target.tsquery is None or not target.terms:
             continue
-        tsquery = cast(bindparam(f"tsq_{index}", target.tsquery, Text), TSQUERY)
+        tsquery = tsquery_parameter(f"tsq_{index}", target.tsquery)
         # Each matched chunk's tsvector is read (and detoasted) once and cut down to the
         # query's lexemes.
         matched = (
@@ -261,7 +286,7 @@ def fulltext_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
             .select_from(matched.join(weights, true()))
             .group_by(matched.c.id, matched.c.knowledge_base_id, matched.c.length, *carried)
             .order_by(score.desc())
-            .limit(plan.candidates)
+            .limit(constant(plan.candidates))
             .subquery(f"text_{index}")
         )
         sides.append(select(*side.c))
@@ -280,7 +305,7 @@ def fulltext_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
     fulltext = (
         select(*merged.c)
         .order_by(merged.c.score.desc(), merged.c.id, merged.c.knowledge_base_id)
-        .limit(plan.candidates)
+        .limit(constant(plan.candidates))
         .cte("fulltext_side")
     )
     if not completions:
@@ -312,7 +337,7 @@ def _text_completion(vector: CTE, target: Target, index: int, weights: CTE) -> S
     return (
         select(vector.c.id, vector.c.knowledge_base_id, (raw / (raw + 1.0)).label("score"))
         .select_from(vector.join(weights, true()))
-        .where(vector.c.knowledge_base_id == bindparam(f"kb_{index}", target.knowledge_base_id))
+        .where(vector.c.knowledge_base_id == knowledge_base_constant(target, index))
         .group_by(vector.c.id, vector.c.knowledge_base_id)
     )
 
@@ -322,9 +347,12 @@ def vector_values(vector: Sequence[float]) -> list[float]:
 
 
 def query_vector(plan: Plan) -> ColumnElement[Any]:
-    """The query vector, sent as a binary float4[] and cast in SQL. As a '[...]' text literal
-    it was parsed (one strtof per component) at every mention in the plan: about 5 % of
-    Postgres's CPU per hybrid search (perf)."""
+    """The query vector, sent as a binary float4[] and cast in SQL once per statement (an
+    InitPlan). As a '[...]' text literal it was parsed (one strtof per component) at every
+    mention in the plan: about 5 % of Postgres's CPU per hybrid search (perf); cast where it
+    is compared, a generic plan would convert it again for every text candidate."""
     assert plan.vector is not None
     values = bindparam("query_vector", vector_values(plan.vector), ARRAY(REAL))
-    return cast(cast(values, ARRAY(REAL)), SqlType(vector_cast(plan.dimensions)))
+    return select(
+        cast(cast(values, ARRAY(REAL)), SqlType(vector_cast(plan.dimensions)))
+    ).scalar_subquery()

@@ -51,7 +51,7 @@ def _headline(plan: Plan) -> ColumnElement[Any]:
     if not queries:
         return cast(null(), Text)
     if len({q for _, q in queries}) == 1:
-        tsquery: Any = cast(bindparam("headline_q", queries[0][1], Text), TSQUERY)
+        tsquery: Any = candidates.tsquery_parameter("headline_q", queries[0][1])
     else:
         tsquery = case(
             *[
@@ -88,8 +88,8 @@ def statement(plan: Plan) -> Select[Any]:
             fused.c.id,
             fused.c.knowledge_base_id,
         )
-        .limit(plan.limit)
-        .offset(plan.offset)
+        .limit(candidates.constant(plan.limit))
+        .offset(candidates.constant(plan.offset))
         .subquery("page")
     )
 
@@ -165,8 +165,10 @@ def statement(plan: Plan) -> Select[Any]:
     )
 
 
-def searched_knowledge_bases(plan: Plan) -> BindParameter[Any]:
-    return bindparam("knowledge_bases", [t.knowledge_base_id for t in plan.targets], ARRAY(Uuid))
+def searched_knowledge_bases(plan: Plan) -> ColumnElement[Any]:
+    """The searched knowledge bases, written into the statement text (the partitions to read)."""
+    ids = [t.knowledge_base_id for t in plan.targets]
+    return cast(bindparam("knowledge_bases", ids, ARRAY(Uuid), literal_execute=True), ARRAY(Uuid))
 
 
 # Building the statement's expression tree cost about 12 ms of Python per search, 88% of the

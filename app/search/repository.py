@@ -71,18 +71,19 @@ async def prepare(
 ) -> Prepared:
     """Set the transaction's planner settings and parse the query once per language.
 
-    `plan_cache_mode`: a partial HNSW index only matches when the planner sees the knowledge
-    base id, i.e. in a custom plan. `iterative_scan`: a filtered (or not-yet-ready) chunk does
-    not cost a hit, the index scan goes on until the LIMIT is met. `work_mem`: the text side
-    keeps its matched chunks in memory to count document frequencies. `enable_sort = off`:
-    under row-level security the tenancy predicates make the planner expect a handful of
-    rows and sort them exactly instead of reading the HNSW index in order; a disabled sort
-    is still used where nothing else gives the order (the fused ranking, the text side).
+    The plan cache is Postgres's default: the search statement names its knowledge bases in
+    its text (app/search/candidates.py, `knowledge_base_constant`), so that its generic
+    plan, made once per connection, still reads their partitions and partial HNSW indexes.
+    `iterative_scan`: a filtered (or not-yet-ready) chunk does not cost a hit, the index scan
+    goes on until the LIMIT is met. `work_mem`: the text side keeps its matched chunks in
+    memory to count document frequencies. `enable_sort = off`: under row-level security the
+    tenancy predicates make the planner expect a handful of rows and sort them exactly
+    instead of reading the HNSW index in order; a disabled sort is still used where nothing
+    else gives the order (the fused ranking, the text side).
     """
     settings = [
         "set_config('hnsw.ef_search', :ef, true)",
         "set_config('hnsw.iterative_scan', 'relaxed_order', true)",
-        "set_config('plan_cache_mode', 'force_custom_plan', true)",
         "set_config('work_mem', '64MB', true)",
         "set_config('enable_sort', 'off', true)",
     ]

@@ -28,8 +28,11 @@ from app.search.candidates import (
     carries_text,
     chunk_key,
     chunks,
+    constant,
     fulltext_cte,
+    knowledge_base_constant,
     scope,
+    tsquery_parameter,
 )
 from app.search.plans import Plan, Target, quote_lexeme
 
@@ -53,8 +56,8 @@ def trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
     # One GIN probe of the tsvectors finds the chunks with a lexeme that begins as a word does;
     # only those are compared with the words. (ANDed with pg_trgm's `<%`, the planner took the
     # trigram index alone, expecting one row, and rechecked 1,925 chunks for "mevacor".)
-    prefixes = bindparam("trigram_prefixes", prefixes_query(plan.trigram_words), Text)
-    like_all = and_(chunks.c.tsv.op("@@")(cast(prefixes, TSQUERY)), similarity >= TRIGRAM_THRESHOLD)
+    prefixes = tsquery_parameter("trigram_prefixes", prefixes_query(plan.trigram_words))
+    like_all = and_(chunks.c.tsv.op("@@")(prefixes), similarity >= TRIGRAM_THRESHOLD)
     # Whether the fallback runs must not depend on the offset: every page sees one pool. And
     # full text that filled its candidates found enough: the fallback would only re-find the
     # matches cut off by that limit, level with the weakest kept one.
@@ -74,8 +77,7 @@ def trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
                 # within one only).
                 chunks.c.id.not_in(
                     select(fulltext.c.id).where(
-                        fulltext.c.knowledge_base_id
-                        == bindparam(f"kb_{index}", target.knowledge_base_id)
+                        fulltext.c.knowledge_base_id == knowledge_base_constant(target, index)
                     )
                 ),
                 # Runs only when full text found too little (a one-time filter) ...
@@ -87,7 +89,7 @@ def trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
                 unknown_word(target, plan, index),
             )
             .order_by(similarity.desc())
-            .limit(plan.candidates)
+            .limit(constant(plan.candidates))
             .subquery(f"trigram_{index}")
         )
         sides.append(select(*side.c))
@@ -95,7 +97,7 @@ def trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
     return (
         select(*merged.c)
         .order_by(merged.c.score.desc(), merged.c.id, merged.c.knowledge_base_id)
-        .limit(plan.candidates)
+        .limit(constant(plan.candidates))
         .cte("trigram_side")
     )
 

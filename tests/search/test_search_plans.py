@@ -92,8 +92,17 @@ async def plan_and_explain(
                 session, [kb], options, embedders=KeywordEmbedders(), reranker=None
             )
             connection = await session.connection()
-            compiled = hybrid.statement(captured["plan"]).compile(dialect=connection.dialect)
-            params = [compiled.params[name] for name in compiled.positiontup or []]
+            compiled = hybrid.statement(captured["plan"]).compile(
+                dialect=connection.dialect, compile_kwargs={"render_postcompile": True}
+            )
+            # As the driver gets them: through each type's bind processor (jsonb as JSON text).
+            processors = compiled._bind_processors
+            params = [
+                processors[name](compiled.params[name])
+                if name in processors
+                else compiled.params[name]
+                for name in compiled.positiontup or []
+            ]
             raw = await connection.get_raw_connection()
             assert raw.driver_connection is not None
             rows = await raw.driver_connection.fetch("EXPLAIN ANALYZE " + str(compiled), *params)
@@ -355,3 +364,71 @@ async def test_hidden_documents_are_listed_through_their_partial_index(
         assert raw.driver_connection is not None
         rows = await raw.driver_connection.fetch("EXPLAIN " + str(compiled), *params)
     assert "ix_documents_restricted" in "\n".join(row[0] for row in rows)
+
+
+GENERIC_PLAN_FUNCTION = (
+    "CREATE FUNCTION pg_temp.generic_plan(statement text) RETURNS SETOF text "
+    "LANGUAGE plpgsql AS $$ BEGIN "
+    "RETURN QUERY EXECUTE 'EXPLAIN (GENERIC_PLAN) ' || statement; END $$"
+)
+
+
+async def test_the_search_statement_is_planned_once_per_connection(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    """Searches of one shape reuse one generic plan (no planning per search), and that plan
+    still reads the knowledge base's HNSW index and its partition's GIN index: the knowledge
+    base and the limits are written into the statement's text."""
+    kb = await create_kb(client, "generic")
+    await fill(app, kb, 2000)
+    captured: dict[str, plans.Plan] = {}
+    original = repository.search
+
+    async def spy(session: AsyncSession, plan: plans.Plan) -> plans.Result:
+        captured["plan"] = plan
+        return await original(session, plan)
+
+    repository.search = spy  # type: ignore[assignment]
+    try:
+        async with app.state.database.transaction() as session:
+            await session.execute(text(GENERIC_PLAN_FUNCTION))
+            row = await session.scalar(
+                select(KnowledgeBase).where(KnowledgeBase.id == uuid.UUID(kb["id"]))
+            )
+            assert row is not None
+            await enter_scope(session, TenantScope(row.project_id))
+            found = []
+            for i, word in enumerate(WORDS[:8]):
+                options = SearchOptions(query=f"{word} text", vector=unit([1, i + 1, 1]), top_k=5)
+                response = await service.search(
+                    session, [row], options, embedders=KeywordEmbedders(), reranker=None
+                )
+                found.append(len(response.hits))
+            counts = (
+                await session.execute(
+                    text(
+                        "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+                        "WHERE statement LIKE 'WITH vector_side%'"
+                    )
+                )
+            ).one()
+            connection = await session.connection()
+            sql = str(
+                hybrid.statement(captured["plan"]).compile(
+                    dialect=connection.dialect, compile_kwargs={"render_postcompile": True}
+                )
+            )
+            plan = "\n".join(
+                await session.scalars(
+                    select(text("* FROM pg_temp.generic_plan(:sql)")), {"sql": sql}
+                )
+            )
+    finally:
+        repository.search = original  # type: ignore[assignment]
+    assert found == [5] * 8
+    generic, custom = counts
+    assert generic >= 1, (generic, custom)
+    assert generic + custom == 8
+    assert f"ix_chunks_embedding_{uuid.UUID(kb['id']).hex}" in plan, plan
+    assert re.search(r"Bitmap Index Scan on chunks_p\d+_tsv_idx", plan), plan
+    assert "Seq Scan on chunks" not in plan
