@@ -44,18 +44,19 @@ documents = Document.__table__
 LN_2 = 0.6931471805599453
 
 
-# The statement is planned once per connection and shape (Postgres's generic plan) rather than
-# for every search: planning it cost about 5 ms of Postgres CPU per hybrid search. A generic
-# plan can only use what the statement text holds, so what the plan depends on is written in it
-# (`constant`): the knowledge base, whose partition and partial HNSW index the planner picks
-# from its id, and the row limits, from which it sizes the joins. Values that every row reads
-# are bound with their final type (`query_vector`, tsquery parameters): a cast of a parameter
-# is folded once in a custom plan but would run per row in a generic one.
+# A statement whose plan Postgres keeps (its generic plan, app/search/plan_reuse.py) can only
+# use what the statement text holds, so what the plan depends on is written in it: the
+# knowledge base, whose partition and partial HNSW index the planner picks from its id, and
+# the row limits, from which it sizes the joins. Values that every row reads are bound with
+# their final type (`query_vector`, tsquery parameters): a cast of a parameter is folded once
+# in a custom plan but would run per row in a generic one.
 
 
-def knowledge_base_constant(target: Target, index: int) -> ColumnElement[Any]:
-    """The searched knowledge base's id, written into the statement text when it runs."""
-    return bindparam(f"kb_{index}", target.knowledge_base_id, Uuid, literal_execute=True)
+def knowledge_base_constant(plan: Plan, target: Target, index: int) -> ColumnElement[Any]:
+    """The searched knowledge base's id: written into the statement's text when the plan is
+    to be kept (`Plan.reuse_plan`), else a parameter (the statement is shared, and planned for
+    each search with the id's value)."""
+    return bindparam(f"kb_{index}", target.knowledge_base_id, Uuid, literal_execute=plan.reuse_plan)
 
 
 def constant(value: int) -> ColumnElement[int]:
@@ -92,7 +93,7 @@ def scope(target: Target, plan: Plan, index: int, table: Any = chunks) -> Select
     scope = (
         select()
         .select_from(table)
-        .where(table.c.knowledge_base_id == knowledge_base_constant(target, index))
+        .where(table.c.knowledge_base_id == knowledge_base_constant(plan, target, index))
     )
     if plan.check_documents:
         condition = (
@@ -291,7 +292,7 @@ def fulltext_cte(plan: Plan, vector: CTE | None) -> tuple[CTE, CTE | None]:
         )
         sides.append(select(*side.c))
         if vector is not None and carries_text(plan):
-            completions.append(_text_completion(vector, target, index, weights))
+            completions.append(_text_completion(plan, vector, target, index, weights))
     if not sides:
         nothing = [cast(null(), Float).label("distance")] if carries_text(plan) else []
         empty = select(
@@ -325,7 +326,9 @@ def _length_norm(length: Any) -> ColumnElement[float]:
     return func.ln(func.greatest(length, 1) + 1.0, type_=Float)
 
 
-def _text_completion(vector: CTE, target: Target, index: int, weights: CTE) -> Select[Any]:
+def _text_completion(
+    plan: Plan, vector: CTE, target: Target, index: int, weights: CTE
+) -> Select[Any]:
     """The text score, exactly as the text side computes it, of this knowledge base's vector
     candidates (a chunk holding none of the query's terms scores 0), from the lexemes they
     carry (`_text_columns`)."""
@@ -337,7 +340,7 @@ def _text_completion(vector: CTE, target: Target, index: int, weights: CTE) -> S
     return (
         select(vector.c.id, vector.c.knowledge_base_id, (raw / (raw + 1.0)).label("score"))
         .select_from(vector.join(weights, true()))
-        .where(vector.c.knowledge_base_id == knowledge_base_constant(target, index))
+        .where(vector.c.knowledge_base_id == knowledge_base_constant(plan, target, index))
         .group_by(vector.c.id, vector.c.knowledge_base_id)
     )
 

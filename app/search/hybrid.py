@@ -166,9 +166,13 @@ def statement(plan: Plan) -> Select[Any]:
 
 
 def searched_knowledge_bases(plan: Plan) -> ColumnElement[Any]:
-    """The searched knowledge bases, written into the statement text (the partitions to read)."""
+    """The searched knowledge bases (the partitions to read): in the statement's text when
+    its plan is kept, like `candidates.knowledge_base_constant`."""
     ids = [t.knowledge_base_id for t in plan.targets]
-    return cast(bindparam("knowledge_bases", ids, ARRAY(Uuid), literal_execute=True), ARRAY(Uuid))
+    return cast(
+        bindparam("knowledge_bases", ids, ARRAY(Uuid), literal_execute=plan.reuse_plan),
+        ARRAY(Uuid),
+    )
 
 
 # Building the statement's expression tree cost about 12 ms of Python per search, 88% of the
@@ -200,6 +204,7 @@ def shape(plan: Plan) -> tuple[Any, ...] | None:
         plan.documents is not None,
         bool(plan.excluded_documents),
         plan.check_documents,
+        plan.reuse_plan,
     )
 
 

@@ -62,6 +62,10 @@ class Plan:
     # needed for a search with neither filter nor visibility limit where no failed document
     # of the searched knowledge bases holds chunks (`Prepared.failed_with_chunks`).
     check_documents: bool = True
+    # Whether the statement names its knowledge bases in its text, so that Postgres can keep
+    # its generic plan (app/search/plan_reuse.py); else they are parameters and every search
+    # is planned anew.
+    reuse_plan: bool = False
 
 
 @dataclass(slots=True)

@@ -68,13 +68,15 @@ async def prepare(
     languages: Sequence[str],
     websearch: bool,
     knowledge_base_ids: Sequence[uuid.UUID],
+    reuse_plan: bool,
 ) -> Prepared:
     """Set the transaction's planner settings and parse the query once per language.
 
-    The plan cache is Postgres's default: the search statement names its knowledge bases in
-    its text (app/search/candidates.py, `knowledge_base_constant`), so that its generic
-    plan, made once per connection, still reads their partitions and partial HNSW indexes.
-    `iterative_scan`: a filtered (or not-yet-ready) chunk does not cost a hit, the index scan
+    `plan_cache_mode`: Postgres's default where the statement names its knowledge bases in
+    its text (`reuse_plan`, app/search/plan_reuse.py), so that its generic plan, kept per
+    connection, still reads their partitions and partial HNSW indexes; else a custom plan
+    for each search, as only a plan that sees the knowledge base id can use its partial
+    index. `iterative_scan`: a filtered (or not-yet-ready) chunk does not cost a hit, the index scan
     goes on until the LIMIT is met. `work_mem`: the text side keeps its matched chunks in
     memory to count document frequencies. `enable_sort = off`: under row-level security the
     tenancy predicates make the planner expect a handful of rows and sort them exactly
@@ -84,11 +86,13 @@ async def prepare(
     settings = [
         "set_config('hnsw.ef_search', :ef, true)",
         "set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+        "set_config('plan_cache_mode', :plan_cache_mode, true)",
         "set_config('work_mem', '64MB', true)",
         "set_config('enable_sort', 'off', true)",
     ]
     params: dict[str, Any] = {
         "ef": str(ef_search),
+        "plan_cache_mode": "auto" if reuse_plan else "force_custom_plan",
         "kbs": list(knowledge_base_ids),
     }
     # Failed documents are few (a partial index holds them) and normally hold no chunks: a

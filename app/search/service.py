@@ -19,6 +19,7 @@ from app.models import KnowledgeBase
 from app.search import (
     document_choice,
     fields,
+    plan_reuse,
     plans,
     repository,
     text_statistics,
@@ -175,6 +176,7 @@ async def search(
     # consecutive pages repeated and skipped hits. A page shorter than top_k is the last.
     depth = options.candidates or max(DEFAULT_CANDIDATES, options.top_k)
     pool = max(options.rerank_depth, options.top_k)
+    reuse_plan = plan_reuse.recent.note([kb.id for kb in kbs])
     prepared = await repository.prepare(
         session,
         ef_search=ef_search_for(depth, options.ef_search),
@@ -182,6 +184,7 @@ async def search(
         languages=[kb.text_search_language for kb in kbs],
         websearch=options.text_match is TextMatch.WEBSEARCH,
         knowledge_base_ids=[kb.id for kb in kbs],
+        reuse_plan=reuse_plan,
     )
     parsed = prepared.queries
     choice = await document_choice.choose(
@@ -234,6 +237,7 @@ async def search(
         check_documents=(not unconditioned or prepared.failed_with_chunks) and not choice.settled,
         documents=choice.documents,
         excluded_documents=choice.excluded,
+        reuse_plan=reuse_plan,
     )
     result = await repository.search(session, plan)
     rows = result.rows

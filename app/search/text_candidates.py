@@ -77,7 +77,7 @@ def trigram_cte(plan: Plan, fulltext: CTE) -> CTE:
                 # within one only).
                 chunks.c.id.not_in(
                     select(fulltext.c.id).where(
-                        fulltext.c.knowledge_base_id == knowledge_base_constant(target, index)
+                        fulltext.c.knowledge_base_id == knowledge_base_constant(plan, target, index)
                     )
                 ),
                 # Runs only when full text found too little (a one-time filter) ...

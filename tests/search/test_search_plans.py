@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.acl import visible_documents_clause
 from app.db.tenancy import TenantScope, enter_scope
 from app.models import Document, KnowledgeBase
-from app.search import hybrid, plans, repository, service
+from app.search import hybrid, plan_reuse, plans, repository, service
 from app.search.schemas import SearchOptions
 from tests.search.corpus import KeywordEmbedders, create_kb, unit
 
@@ -373,14 +373,16 @@ GENERIC_PLAN_FUNCTION = (
 )
 
 
-async def test_the_search_statement_is_planned_once_per_connection(
+async def test_a_knowledge_base_searched_again_keeps_its_plan(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
-    """Searches of one shape reuse one generic plan (no planning per search), and that plan
-    still reads the knowledge base's HNSW index and its partition's GIN index: the knowledge
-    base and the limits are written into the statement's text."""
+    """The first searches of a knowledge base share a statement that is planned for each
+    search; once it is searched again and again (app/search/plan_reuse.py), its searches run
+    a statement of its own whose generic plan Postgres keeps, and that plan still reads the
+    knowledge base's HNSW index and its partition's GIN index."""
     kb = await create_kb(client, "generic")
     await fill(app, kb, 2000)
+    kb_id = uuid.UUID(kb["id"])
     captured: dict[str, plans.Plan] = {}
     original = repository.search
 
@@ -392,26 +394,26 @@ async def test_the_search_statement_is_planned_once_per_connection(
     try:
         async with app.state.database.transaction() as session:
             await session.execute(text(GENERIC_PLAN_FUNCTION))
-            row = await session.scalar(
-                select(KnowledgeBase).where(KnowledgeBase.id == uuid.UUID(kb["id"]))
-            )
+            row = await session.scalar(select(KnowledgeBase).where(KnowledgeBase.id == kb_id))
             assert row is not None
             await enter_scope(session, TenantScope(row.project_id))
-            found = []
+            found, reused = [], []
             for i, word in enumerate(WORDS[:8]):
                 options = SearchOptions(query=f"{word} text", vector=unit([1, i + 1, 1]), top_k=5)
                 response = await service.search(
                     session, [row], options, embedders=KeywordEmbedders(), reranker=None
                 )
                 found.append(len(response.hits))
-            counts = (
-                await session.execute(
+                reused.append(captured["plan"].reuse_plan)
+            counts = {
+                str(kb_id) in statement: (generic, custom)
+                for statement, generic, custom in await session.execute(
                     text(
-                        "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
-                        "WHERE statement LIKE 'WITH vector_side%'"
+                        "SELECT statement, generic_plans, custom_plans "
+                        "FROM pg_prepared_statements WHERE statement LIKE 'WITH vector_side%'"
                     )
                 )
-            ).one()
+            }
             connection = await session.connection()
             sql = str(
                 hybrid.statement(captured["plan"]).compile(
@@ -426,9 +428,29 @@ async def test_the_search_statement_is_planned_once_per_connection(
     finally:
         repository.search = original  # type: ignore[assignment]
     assert found == [5] * 8
-    generic, custom = counts
-    assert generic >= 1, (generic, custom)
-    assert generic + custom == 8
-    assert f"ix_chunks_embedding_{uuid.UUID(kb['id']).hex}" in plan, plan
+    assert reused == [False, False] + [True] * 6
+    # The shared statement: planned for each of the first two searches.
+    assert counts[False] == (0, 2)
+    # The knowledge base's own: five custom plans, then the generic one is kept.
+    generic, custom = counts[True]
+    assert generic >= 1, counts
+    assert generic + custom == 6, counts
+    assert f"ix_chunks_embedding_{kb_id.hex}" in plan, plan
     assert re.search(r"Bitmap Index Scan on chunks_p\d+_tsv_idx", plan), plan
     assert "Seq Scan on chunks" not in plan
+
+
+def test_knowledge_bases_searched_again_soon_keep_their_plans() -> None:
+    recent = plan_reuse.RecentKnowledgeBases(remembered=3)
+    a, b, c, d = (uuid.uuid4() for _ in range(4))
+    assert [recent.note([a]) for _ in range(4)] == [False, False, True, True]
+    # A search of several knowledge bases keeps its plan once each of them would.
+    assert recent.note([a, b]) is False
+    assert recent.note([a, b]) is False
+    assert recent.note([a, b]) is True
+    # Forgotten once three others were searched since: counted from the start again.
+    for other in (b, c, d):
+        recent.note([other])
+    assert recent.note([a]) is False
+    # More knowledge bases than it remembers never keep a plan.
+    assert recent.note([a, b, c, d]) is False
