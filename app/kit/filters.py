@@ -462,7 +462,7 @@ def _scalar(value: Any, loc: Loc) -> Scalar:
 
 def _jsonb(value: Any) -> ColumnElement[Any]:
     """A JSON value sent as a jsonb parameter: a cast of a text parameter would parse it again
-    for every row a generic plan tests (app/search/candidates.py)."""
+    for every row a generic plan tests (app/search/plan_reuse.py)."""
     return cast(literal(value, JSONB), JSONB)
 
 

@@ -76,12 +76,12 @@ async def prepare(
     its text (`reuse_plan`, app/search/plan_reuse.py), so that its generic plan, kept per
     connection, still reads their partitions and partial HNSW indexes; else a custom plan
     for each search, as only a plan that sees the knowledge base id can use its partial
-    index. `iterative_scan`: a filtered (or not-yet-ready) chunk does not cost a hit, the index scan
-    goes on until the LIMIT is met. `work_mem`: the text side keeps its matched chunks in
-    memory to count document frequencies. `enable_sort = off`: under row-level security the
-    tenancy predicates make the planner expect a handful of rows and sort them exactly
-    instead of reading the HNSW index in order; a disabled sort is still used where nothing
-    else gives the order (the fused ranking, the text side).
+    index. `iterative_scan`: a filtered (or not-yet-ready) chunk does not cost a hit, the
+    index scan goes on until the LIMIT is met. `work_mem`: the text side keeps its matched
+    chunks in memory to count document frequencies. `enable_sort = off`: under row-level
+    security the tenancy predicates make the planner expect a handful of rows and sort them
+    exactly instead of reading the HNSW index in order; a disabled sort is still used where
+    nothing else gives the order (the fused ranking, the text side).
     """
     settings = [
         "set_config('hnsw.ef_search', :ef, true)",
