@@ -35,21 +35,21 @@ from scripts.bench_ingest import cpu_seconds  # noqa: E402
 from scripts.eval import served  # noqa: E402
 
 WORDS = [
-    "alpha",
-    "beta",
-    "gamma",
-    "delta",
-    "epsilon",
-    "zeta",
-    "theta",
-    "kappa",
-    "lambda",
-    "sigma",
-    "omega",
     "river",
     "stone",
     "cloud",
     "light",
+    "field",
+    "harbor",
+    "meadow",
+    "copper",
+    "signal",
+    "garden",
+    "forest",
+    "bridge",
+    "winter",
+    "summer",
+    "valley",
 ]
 BLOCK = 25
 
