@@ -59,11 +59,6 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
         async_url(url),
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
-        # The connection returned last is taken first: a steady load runs on as few
-        # connections as it needs, whose prepared statements and cached plans (a search's
-        # generic plan, app/search/plan_reuse.py) are warm. First in, first out spread every
-        # request over the whole pool, so each connection planned each statement anew.
-        pool_use_lifo=True,
         connect_args={"timeout": settings.db_connect_timeout_s},
     )
     ping_idle_connections(engine)
