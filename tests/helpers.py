@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import asyncpg
 import httpx
 import uvicorn
 from fastapi import FastAPI
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.urls import asyncpg_dsn
 from app.kit.protocols import ProblemHttpToolsProtocol
@@ -89,3 +91,22 @@ async def drop_pooled_connections(database_url: str) -> int:
         )
     finally:
         await admin.close()
+
+
+@contextlib.contextmanager
+def statements_sent(
+    engine: AsyncEngine, keep: Callable[[str], bool] = lambda _statement: True
+) -> Iterator[list[tuple[str, Any]]]:
+    """The SQL statements (with their parameters) the engine sends while the block runs, those
+    `keep` accepts: the app's job loops and webhook dispatcher send theirs meanwhile."""
+    sent: list[tuple[str, Any]] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        if keep(statement):
+            sent.append((statement, parameters))
+
+    event.listen(engine.sync_engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", record)

@@ -16,7 +16,7 @@ from sqlalchemy import update
 from app.documents import service
 from app.models import KnowledgeBase
 from tests.fakes import FakeEmbedders
-from tests.helpers import wait_ready
+from tests.helpers import statements_sent, wait_ready
 
 BASE = "/v1/knowledge-bases/kb"
 DOCS = f"{BASE}/documents"
@@ -91,6 +91,30 @@ async def test_nodes_and_ancestors(client: httpx.AsyncClient, kb: None) -> None:
     assert all("children" not in a for a in ancestors)
     missing = await client.get(f"{DOCS}/{document['id']}/nodes/nope")
     assert missing.status_code == 404
+
+
+async def test_reads_of_a_document_leave_its_tree_in_the_database(
+    client: httpx.AsyncClient, kb: None, app: FastAPI
+) -> None:
+    """A tree is several times its document's text: only the routes that return or change it
+    read it (a 2 MB document's status read its 16 MB tree and took 450 ms)."""
+    document = (await upload_text(client, MARKDOWN)).json()
+    url = f"{DOCS}/{document['id']}"
+    reads_tree = []
+    with statements_sent(app.state.database.engine, lambda s: "FROM documents" in s) as sent:
+        for path in ("", "/chunks", "/chunks?node_id=nope"):
+            response = await client.get(url + path)
+            assert response.status_code in (200, 404), response.text
+            reads_tree.append(any("documents.tree" in statement for statement, _ in sent))
+            sent.clear()
+        tree = await client.get(f"{url}/tree")
+        reads_tree.append(any("documents.tree" in statement for statement, _ in sent))
+    # The chunks under a node the tree lacks: a 404 found in the tree, so that one reads it.
+    assert reads_tree == [False, False, True, True]
+    assert response.status_code == 404
+    assert tree.json()["root"]["children"][0]["title"] == "Guide"
+    exported = (await client.get(f"{url}/export")).json()
+    assert exported["tree"]["root"]["node_id"] == tree.json()["root"]["node_id"]
 
 
 async def test_same_bytes_twice_is_idempotent(

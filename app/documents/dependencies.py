@@ -28,4 +28,15 @@ async def get_document(
     return found
 
 
+async def get_document_with_tree(
+    doc: DocumentRef, kb: KnowledgeBaseDep, session: SessionDep, visible: VisibleDocumentsDep
+) -> Document:
+    """The document with its stored tree loaded, for the routes that read or change the tree."""
+    found = await repository.by_ref(session, kb, doc, visible=visible, with_tree=True)
+    if found is None:
+        raise NotFound(f"No document {doc!r} in knowledge base {kb.name!r}.")
+    return found
+
+
 DocumentDep = Annotated[Document, Depends(get_document)]
+DocumentWithTreeDep = Annotated[Document, Depends(get_document_with_tree)]

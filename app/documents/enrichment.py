@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.documents import repository
 from app.documents.stored_tree import TreeJson
 from app.documents.stored_tree import tree_json as stored_tree_json
 from app.documents.tree_reads import tree_of
@@ -65,6 +66,7 @@ async def write(
     (which carries enrichment into a reindexed tree) see each other's writes.
     """
     await session.refresh(document, with_for_update=True)
+    await repository.load_tree(session, document)
     root = tree_of(document)
     known = {node.node_id for node in iter_nodes(root)}
     missing = [node_id for node_id in updates if node_id not in known]

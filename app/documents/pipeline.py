@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 from sqlalchemy import select, text
-from sqlalchemy.orm import defer
 
 from app.chunks.batching import Batchers
 from app.chunks.embedding import (
@@ -138,9 +137,9 @@ class Ingestor:
                     select(Document)
                     .where(Document.id.in_(ids))
                     .order_by(Document.id)  # every multi-row lock in one order
+                    # Not their trees (deferred): read below only where the document has no
+                    # source (a reindex).
                     .with_for_update()
-                    # Read below only where the document has no source (a reindex).
-                    .options(defer(Document.tree))
                 )
             }
             sources = {

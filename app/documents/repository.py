@@ -23,6 +23,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import undefer
 
 from app.documents.schemas import DocumentStatus
 from app.ingestion.tree import NodeEnrichment
@@ -79,9 +80,15 @@ async def lock_versions(
 
 
 async def by_ref(
-    session: AsyncSession, kb: KnowledgeBase, ref: str, *, visible: ColumnElement[bool]
+    session: AsyncSession,
+    kb: KnowledgeBase,
+    ref: str,
+    *,
+    visible: ColumnElement[bool],
+    with_tree: bool = False,
 ) -> Document | None:
-    """The readable document a client names by id or external id (`{doc}` in paths).
+    """The readable document a client names by id or external id (`{doc}` in paths), with its
+    tree loaded only when asked (the model defers it).
 
     An external id may look like another document's id: the document with that id wins.
     """
@@ -94,7 +101,22 @@ async def by_ref(
         query = query.where(Document.external_id == ref)
     else:
         query = query.where(or_(by_id, Document.external_id == ref)).order_by(by_id.desc())
+    if with_tree:
+        query = query.options(undefer(Document.tree))
     return await session.scalar(query.limit(1))
+
+
+async def load_tree(session: AsyncSession, document: Document) -> dict[str, Any] | None:
+    """The document's stored tree, read now onto the loaded document (the model defers it)."""
+    await session.refresh(document, ["tree"])
+    return document.tree
+
+
+async def has_tree(session: AsyncSession, document_id: uuid.UUID) -> bool:
+    """Whether the document has a stored tree, without reading it."""
+    return bool(
+        await session.scalar(select(Document.tree.is_not(None)).where(Document.id == document_id))
+    )
 
 
 async def lock(

@@ -11,8 +11,8 @@ from app.auth.dependencies import VisibleDocumentsDep, require_scope_by_method
 from app.chunks import service as chunks_service
 from app.chunks.schemas import ChunkRead
 from app.db.dependencies import DatabaseDep, SessionDep, replica_read
-from app.documents import service, tree_reads, updates
-from app.documents.dependencies import DocumentDep
+from app.documents import repository, service, tree_reads, updates
+from app.documents.dependencies import DocumentDep, DocumentWithTreeDep
 from app.documents.from_url import fetched_upload
 from app.documents.schemas import (
     MAX_BATCH_DOCUMENTS,
@@ -301,7 +301,7 @@ async def update_document(
     responses=problem_responses(404, 409),
 )
 @replica_read
-async def get_tree(document: DocumentDep) -> TreeRead:
+async def get_tree(document: DocumentWithTreeDep) -> TreeRead:
     root = tree_reads.tree_of(document)
     assert document.tree is not None
     return TreeRead(
@@ -320,7 +320,7 @@ async def get_tree(document: DocumentDep) -> TreeRead:
     responses=problem_responses(404, 409),
 )
 @replica_read
-async def get_node(document: DocumentDep, node_id: str) -> AnyNode:
+async def get_node(document: DocumentWithTreeDep, node_id: str) -> AnyNode:
     return tree_reads.node_or_404(document, node_id)
 
 
@@ -331,7 +331,7 @@ async def get_node(document: DocumentDep, node_id: str) -> AnyNode:
     responses=problem_responses(404, 409),
 )
 @replica_read
-async def get_ancestors(document: DocumentDep, node_id: str) -> list[AncestorRead]:
+async def get_ancestors(document: DocumentWithTreeDep, node_id: str) -> list[AncestorRead]:
     return [
         AncestorRead.model_validate(node) for node in tree_reads.ancestors_or_404(document, node_id)
     ]
@@ -362,7 +362,10 @@ async def list_document_chunks(
         ),
     ] = None,
 ) -> Page[ChunkRead]:
-    within = None if node_id is None else tree_reads.node_range(document, node_id)
+    within = None
+    if node_id is not None:
+        await repository.load_tree(session, document)
+        within = tree_reads.node_range(document, node_id)
     return await chunks_service.list_page(
         session,
         kb,

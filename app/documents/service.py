@@ -327,7 +327,10 @@ async def reindex(
     """
     if document.status not in TERMINAL_STATUSES:
         raise Conflict(f"Document {document.id} is still being processed ({document.status}).")
-    if document.tree is None and await session.get(DocumentSource, document.id) is None:
+    if (
+        not await repository.has_tree(session, document.id)
+        and await session.get(DocumentSource, document.id) is None
+    ):
         raise Conflict(f"Document {document.id} has nothing to reindex from.")
     # Settings the job would fail with are a 422 now, as at upload (csv_rows on a PDF...).
     knowledge_bases.check_chunking(kb, None, document_format=document.format or "unknown")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import uuid
 
 from sqlalchemy import delete, select
-from sqlalchemy.orm import defer
 
 from app.chunks import copy_rows
 from app.chunks.copy_rows import ChunkRow
@@ -53,9 +52,9 @@ async def store_works(
                 .where(Document.id.in_(ids))
                 .order_by(Document.id)
                 .with_for_update()
+                # Not its tree (deferred): its enrichment is all the store step reads of the
+                # stored tree (below).
                 .execution_options(populate_existing=True)
-                # Its enrichment is all the store step reads of the stored tree (below).
-                .options(defer(Document.tree))
             )
         }
         gone = [work for work in works if work.document.id not in documents]

@@ -13,7 +13,7 @@ from app.chunks.dependencies import EmbedderFactoryDep
 from app.chunks.schemas import ChunkBulkResult
 from app.db.dependencies import DatabaseDep, SessionDep, replica_read
 from app.documents import service, transfer
-from app.documents.dependencies import DocumentDep
+from app.documents.dependencies import DocumentWithTreeDep
 from app.documents.schemas import DocumentRead
 from app.documents.transfer import DocumentTransfer
 from app.kit.bodies import json_request_body, read_json_model, reads_body_by_hand, require_json
@@ -42,7 +42,7 @@ class DocumentImported(BaseModel):
 @replica_read
 async def export_document(
     kb: KnowledgeBaseDep,
-    document: DocumentDep,
+    document: DocumentWithTreeDep,
     session: SessionDep,
     vectors: Annotated[
         bool, Query(description="Include the chunks' vectors (base64 float32).")

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import defer
 
 from app.documents.ingest_work import Work
 from app.events import service as events
@@ -130,7 +129,6 @@ async def take_over_external_ids(
             select(Document)
             .where(Document.knowledge_base_id == kb.id, Document.external_id == external_id)
             .with_for_update()
-            .options(defer(Document.tree))
         )
         if holder is not None and holder.created_at > newest.created_at:
             superseded.append(group[-1])

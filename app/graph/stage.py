@@ -20,11 +20,13 @@ from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import undefer
 
 from app.chunks.embedding import EmbedderFactory, embed_texts
 from app.config import Settings
 from app.db.engine import Database
 from app.documents import enrichment as node_enrichment
+from app.documents.repository import load_tree
 from app.documents.tree_reads import tree_of
 from app.graph import repository
 from app.graph.enrich import enrich_tree
@@ -207,7 +209,11 @@ class GraphStage:
     async def _run(self, job: Job) -> None:
         async with self.database.transaction() as session:
             kb = await session.get(KnowledgeBase, job.knowledge_base_id)
-            document = await session.get(Document, job.document_id) if job.document_id else None
+            document = (
+                await session.get(Document, job.document_id, options=[undefer(Document.tree)])
+                if job.document_id
+                else None
+            )
             if kb is None or document is None or document.status != "ready":
                 await jobs_repository.finish(session, job.id, status="cancelled")
                 return
@@ -234,6 +240,7 @@ class GraphStage:
                 await self._write_graph(session, kb, document, extraction, merged, names, facts)
             if root is not None and enrichment.any:
                 updates = merged_enrichment(root, computed, enrichment)
+                await load_tree(session, document)
                 known = {node.node_id for node in iter_nodes(tree_of(document))}
                 updates = {k: v for k, v in updates.items() if k in known}
                 if updates:

@@ -49,7 +49,13 @@ class Document(UUIDPrimaryKey, Timestamps, Base):
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSONB, default=dict)
     # None is SQL NULL, not JSON null: SQL asks `tree IS NULL` (a document without a tree).
     access: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
-    tree: Mapped[dict[str, Any] | None] = mapped_column(JSONB(none_as_null=True))
+    # Deferred, and an error to read unloaded: a tree is several times its document's text
+    # (a 2 MB upload's is 16 MB of JSON), so a read that loaded it with every document row
+    # took 450 ms to answer a document's status. The tree's own routes load it by name
+    # (`repository.by_ref(..., with_tree=True)`, `repository.load_tree`).
+    tree: Mapped[dict[str, Any] | None] = mapped_column(
+        JSONB(none_as_null=True), deferred=True, deferred_raiseload=True
+    )
     status: Mapped[str] = mapped_column(String(16), default="queued")
     error: Mapped[str | None]
     chunk_count: Mapped[int] = mapped_column(default=0)

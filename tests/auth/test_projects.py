@@ -8,10 +8,10 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from tests.auth.helpers import ADMIN_KEY, as_admin, bearer, create_key, create_project
-from tests.helpers import drop_pooled_connections, stop_background_loops
+from tests.helpers import drop_pooled_connections, statements_sent, stop_background_loops
 
 
 async def test_projects_are_created_by_instance_admins(client: httpx.AsyncClient) -> None:
@@ -123,22 +123,12 @@ async def test_a_known_key_is_checked_live_without_a_lookup_and_revocation_holds
 ) -> None:
     key = await known_read_key(client)
     headers = bearer(key["key"])
-    sent: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if "api_keys" in statement:
-            sent.append(statement)
-
-    engine = app.state.database.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with statements_sent(app.state.database.engine, lambda s: "api_keys" in s) as sent:
         assert (await client.get("/v1/knowledge-bases", headers=headers)).status_code == 200
         wrong = bearer(key["key"][:-1] + ("A" if key["key"][-1] != "A" else "B"))
         assert (await client.get("/v1/knowledge-bases", headers=wrong)).status_code == 401
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
     # One liveness check for the known key, none for the wrong secret, no lookup (no join).
-    assert [("revoked_at IS NULL" in s, "JOIN" in s) for s in sent] == [(True, False)], sent
+    assert [("revoked_at IS NULL" in s, "JOIN" in s) for s, _ in sent] == [(True, False)], sent
     # Revoked straight in the database, as another process's DELETE would: the next request.
     async with app.state.database.transaction() as session:
         await session.execute(

@@ -8,12 +8,13 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.graph import retrieval, search_repository
 from app.graph.repository import Visibility
 from tests.graph.synthetic import Graph, fixed
+from tests.helpers import statements_sent
 
 # Rows of filler: enough for the index test's planner to prefer a trigram index to the
 # knowledge base's own, and a few for the tests that compare results.
@@ -90,23 +91,14 @@ async def test_graph_search_uses_the_trigram_indexes_through_the_views(
     graph: Graph, client: httpx.AsyncClient
 ) -> None:
     await fill(graph, client, INDEXED)
-    sent: list[tuple[str, Any]] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
-        if "graph_" in statement:  # not the job loops' and webhook dispatcher's own
-            sent.append((statement, parameters))
-
-    engine = graph.app.state.database.engine.sync_engine
+    engine = graph.app.state.database.engine
     vis = Visibility(graph.kb, STAFF)
     async with graph.app.state.database.transaction(project_id=graph.project) as session:
         tables_path = await session.scalar(text("SELECT current_setting('search_path')"))
-        event.listen(engine, "before_cursor_execute", record)
-        try:
+        with statements_sent(engine, lambda statement: "graph_" in statement) as sent:
             found = await retrieval.standard(
                 session, vis, "Marie Curie radium", vector_of=fixed(None)
             )
-        finally:
-            event.remove(engine, "before_cursor_execute", record)
         trigram = [(s, p) for s, p in sent if "ILIKE ANY" in s or "%" in s]
         # Whether an index can serve a step, not whether this small graph is worth it.
         await session.execute(text("SELECT set_config('enable_seqscan', 'off', true)"))

@@ -5,12 +5,11 @@ them through the tenant views."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 import httpx
 import numpy as np
 from fastapi import FastAPI
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from app.chunks import index_upkeep
 from app.graph import retrieval
@@ -18,6 +17,7 @@ from app.graph import vector_index as graph_vector_index
 from app.graph.repository import Visibility
 from app.models import KnowledgeBase
 from tests.graph.synthetic import Graph, fixed
+from tests.helpers import statements_sent
 
 NAMES = graph_vector_index.ENTITY_NAMES
 FACTS = graph_vector_index.RELATION_FACTS
@@ -108,17 +108,9 @@ async def test_quick_search_walks_the_hnsw_indexes_and_finds_the_nearest(
         kb = await session.get(KnowledgeBase, graph.kb)
         assert kb is not None
     assert await graph_vector_index.build(database, kb) == 2
-    sent: list[tuple[str, Any]] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
-        if "graph_" in statement or "set_config" in statement:
-            sent.append((statement, parameters))
-
-    engine = database.engine.sync_engine
     target = [float(x) for x in vectors[123]]
     async with database.transaction(project_id=graph.project) as session:
-        event.listen(engine, "before_cursor_execute", record)
-        try:
+        with statements_sent(database.engine, lambda s: "graph_" in s or "set_config" in s) as sent:
             found = await retrieval.quick(
                 session,
                 Visibility(graph.kb, frozenset({"group:staff"})),
@@ -127,8 +119,6 @@ async def test_quick_search_walks_the_hnsw_indexes_and_finds_the_nearest(
                 search_limit=10,
                 max_growth_levels=1,
             )
-        finally:
-            event.remove(engine, "before_cursor_execute", record)
         connection = await session.connection()
         plans = []
         for statement, parameters in sent:
