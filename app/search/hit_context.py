@@ -19,6 +19,7 @@ chunks = Chunk.__table__
 documents = Document.__table__
 
 
+# At most the text `document_nodes` keeps of a node (migration 0031: 4,000 characters).
 MAX_PARENT_TEXT = 4000
 
 
@@ -43,14 +44,59 @@ KEYED_CHUNKS = (
 )
 
 
+def _by_path_position(row: Any) -> tuple[str, str, int]:
+    """(knowledge base, chunk, depth): the order of a path's rows. Sorted here, not in SQL:
+    a search's transaction runs with `enable_sort = off` (app/search/repository.py), and
+    with an ORDER BY the planner read the knowledge base's every chunk in index order to
+    avoid sorting twenty rows (40 ms a search on SciFact)."""
+    return str(row[0]), str(row[1]), int(row[2])
+
+
 async def tree_paths(
     session: AsyncSession, keys: Sequence[ChunkKey]
 ) -> dict[ChunkKey, list[dict[str, Any]]]:
     """For each chunk, the tree nodes along its node_path, root first (text capped).
 
-    Walks down from the root following node ids through each node's `children`, so it reads
-    only the children lists on the way, never the whole tree.
+    One probe of `document_nodes` per node of the path (migration 0031 keeps those rows from
+    the tree): a JSONB tree is read whole, so walking it cost a hit in a large document the
+    whole tree's decompression. The path ends where the tree has no node of that id at that
+    depth, as a walk from the root through each node's children would. Sentences have no
+    rows: a path that goes on to one is walked in the tree.
     """
+    if not keys:
+        return {}
+    statement = text(
+        f"""
+        SELECT c.knowledge_base_id, c.id, p.depth, n.node, left(n.text, :cap) AS text,
+               n.text_length > :cap AS truncated, d.tree IS NOT NULL AS has_tree
+        FROM {KEYED_CHUNKS} JOIN documents d ON d.id = c.document_id
+        CROSS JOIN LATERAL unnest(c.node_path) WITH ORDINALITY AS p(node_id, depth)
+        LEFT JOIN document_nodes n ON n.document_id = c.document_id
+             AND n.node_id = p.node_id AND n.depth = p.depth - 1
+        """
+    )
+    rows = await session.execute(statement, {**_key_values(keys), "cap": MAX_PARENT_TEXT})
+    paths: dict[ChunkKey, list[dict[str, Any]]] = {}
+    to_walk: list[ChunkKey] = []
+    for kb, chunk_id, depth, node, node_text, truncated, has_tree in sorted(
+        rows.all(), key=_by_path_position
+    ):
+        path = paths.setdefault((kb, chunk_id), [])
+        if len(path) != depth - 1:  # a node above it is missing: the path ended there
+            continue
+        if node is not None:
+            path.append({**node, "text": node_text or "", "truncated": bool(truncated)})
+        elif has_tree:
+            to_walk.append((kb, chunk_id))
+    paths.update(await _walked_paths(session, to_walk))
+    return paths
+
+
+async def _walked_paths(
+    session: AsyncSession, keys: Sequence[ChunkKey]
+) -> dict[ChunkKey, list[dict[str, Any]]]:
+    """The paths of these chunks walked in their documents' trees, from the root down through
+    each node's `children` (the whole tree is read)."""
     if not keys:
         return {}
     statement = text(
@@ -75,12 +121,14 @@ async def tree_paths(
         )
         SELECT kb, id, depth, node - 'children' - 'text' AS node,
                left(node->>'text', :cap) AS text, length(node->>'text') > :cap AS truncated
-        FROM walk ORDER BY kb, id, depth
+        FROM walk
         """
     )
     rows = await session.execute(statement, {**_key_values(keys), "cap": MAX_PARENT_TEXT})
     paths: dict[ChunkKey, list[dict[str, Any]]] = {}
-    for kb, chunk_id, _depth, node, node_text, truncated in rows.all():
+    for kb, chunk_id, _depth, node, node_text, truncated in sorted(
+        rows.all(), key=_by_path_position
+    ):
         paths.setdefault((kb, chunk_id), []).append(
             {**node, "text": node_text or "", "truncated": bool(truncated)}
         )
