@@ -9,34 +9,32 @@ from sqlalchemy import ColumnElement, Select, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import QueryableAttribute
 
-from app.db.tenancy import elevated
 from app.kit.pagination import after_key
-from app.models import Chunk, Document, KnowledgeBase
+from app.models import KnowledgeBase, KnowledgeBaseTally
 
 
 def _counts(
     knowledge_base_id: QueryableAttribute[uuid.UUID] | uuid.UUID,
 ) -> tuple[ColumnElement[int], ColumnElement[int]]:
-    documents = (
-        select(func.count())
-        .select_from(Document)
-        .where(Document.knowledge_base_id == knowledge_base_id)
-        .scalar_subquery()
+    """A knowledge base's document and chunk counts: the sums of its tally slots (at most 32
+    rows), which triggers keep (migration 0032), instead of a scan of all its rows."""
+
+    def tallied(column: QueryableAttribute[int]) -> ColumnElement[int]:
+        return (
+            select(func.coalesce(func.sum(column), 0))
+            .where(KnowledgeBaseTally.knowledge_base_id == knowledge_base_id)
+            .scalar_subquery()
+        )
+
+    return (
+        tallied(KnowledgeBaseTally.documents).label("document_count"),
+        tallied(KnowledgeBaseTally.chunks).label("chunk_count"),
     )
-    chunks = (
-        select(func.count())
-        .select_from(Chunk)
-        .where(Chunk.knowledge_base_id == knowledge_base_id)
-        .scalar_subquery()
-    )
-    return documents.label("document_count"), chunks.label("chunk_count")
 
 
 def _with_counts(knowledge_base_id: uuid.UUID | None = None) -> Select[KnowledgeBase, int, int]:
     """Knowledge bases with their counts: of each row's own knowledge base, or, given one id,
-    of that one, whose chunks' partition the planner then finds from the value. Correlated
-    with the row, the count is planned over all sixteen partitions (8.7 against 0.4 ms of
-    planning in psql, paid until Postgres keeps a generic plan of the statement)."""
+    of that one."""
     counted = KnowledgeBase.id if knowledge_base_id is None else knowledge_base_id
     return select(KnowledgeBase, *_counts(counted))
 
@@ -59,23 +57,11 @@ async def get_by_ref(
     return await session.scalar(query)
 
 
-async def get_with_counts(
-    session: AsyncSession, knowledge_base_id: uuid.UUID
-) -> tuple[KnowledgeBase, int, int] | None:
-    """A knowledge base the caller already read (through row-level security), with its counts.
-
-    Counted as the owner: the policies' tenant condition cost more than the count itself,
-    evaluated on each of the knowledge base's chunks (9.8 ms of Postgres CPU against 1.3 ms
-    for 8,400 chunks, docs/benchmarks.md), and every row of a knowledge base the caller may
-    read is in the caller's project and knowledge bases anyway.
-    """
-    async with elevated(session):
-        row = (
-            await session.execute(
-                _with_counts(knowledge_base_id).where(KnowledgeBase.id == knowledge_base_id)
-            )
-        ).one_or_none()
-    return None if row is None else (row[0], row[1], row[2])
+async def counts(session: AsyncSession, knowledge_base_id: uuid.UUID) -> tuple[int, int]:
+    """A knowledge base's document and chunk counts, read through row-level security (the
+    caller read the knowledge base, so its tallies are visible)."""
+    row = (await session.execute(select(*_counts(knowledge_base_id)))).one()
+    return int(row[0]), int(row[1])
 
 
 async def name_taken(

@@ -149,9 +149,7 @@ def to_read(kb: KnowledgeBase, document_count: int, chunk_count: int) -> Knowled
 async def _read(session: AsyncSession, kb: KnowledgeBase) -> KnowledgeBaseRead:
     await session.flush()
     await session.refresh(kb)
-    found = await repository.get_with_counts(session, kb.id)
-    assert found is not None
-    return to_read(*found)
+    return to_read(kb, *await repository.counts(session, kb.id))
 
 
 async def _ensure_name_free(
@@ -209,10 +207,7 @@ async def get_or_404(session: AsyncSession, *, project_id: uuid.UUID, ref: str) 
 
 
 async def get(session: AsyncSession, kb: KnowledgeBase) -> KnowledgeBaseRead:
-    found = await repository.get_with_counts(session, kb.id)
-    if found is None:
-        raise NotFound(f"No knowledge base {kb.name!r}.")
-    return to_read(*found)
+    return to_read(kb, *await repository.counts(session, kb.id))
 
 
 async def list_page(

@@ -7,7 +7,7 @@ from app.models.chunks import Chunk
 from app.models.documents import Document
 from app.models.events import Event
 from app.models.jobs import DocumentSource, Job
-from app.models.knowledge_bases import KnowledgeBase
+from app.models.knowledge_bases import KnowledgeBase, KnowledgeBaseTally
 from app.models.operations import Evaluation, SearchQuery
 from app.models.projects import DEFAULT_PROJECT_NAME, Project
 from app.models.sources import Source, SourceItem, SourceRun
@@ -26,6 +26,7 @@ __all__ = [
     "Event",
     "Job",
     "KnowledgeBase",
+    "KnowledgeBaseTally",
     "Project",
     "SearchQuery",
     "Source",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy import BigInteger, ForeignKey, SmallInteger, String, UniqueConstraint
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -37,3 +37,18 @@ class KnowledgeBase(UUIDPrimaryKey, Timestamps, Base):
     # knowledge base without them never reaches the graph stage.
     enrichment: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict, server_default="{}")
     graph: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict, server_default="{}")
+
+
+class KnowledgeBaseTally(Base):
+    """A share of a knowledge base's document and chunk counts, written only by the triggers
+    of migration 0032: each connection adds to its own slot, and the counts are the sums."""
+
+    __tablename__ = "knowledge_base_tallies"
+
+    knowledge_base_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("knowledge_bases.id", ondelete="CASCADE"), primary_key=True
+    )
+    slot: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    project_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
+    documents: Mapped[int] = mapped_column(BigInteger, default=0)
+    chunks: Mapped[int] = mapped_column(BigInteger, default=0)
