@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, Select, func, or_, select, text
@@ -62,6 +63,19 @@ async def counts(session: AsyncSession, knowledge_base_id: uuid.UUID) -> tuple[i
     caller read the knowledge base, so its tallies are visible)."""
     row = (await session.execute(select(*_counts(knowledge_base_id)))).one()
     return int(row[0]), int(row[1])
+
+
+async def chunk_counts(
+    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, int]:
+    """Chunks per knowledge base, from the tallies (the N of inverse document frequency)."""
+    rows = await session.execute(
+        select(KnowledgeBaseTally.knowledge_base_id, func.sum(KnowledgeBaseTally.chunks))
+        .where(KnowledgeBaseTally.knowledge_base_id.in_(list(knowledge_base_ids)))
+        .group_by(KnowledgeBaseTally.knowledge_base_id)
+    )
+    counts = {kb_id: int(n) for kb_id, n in rows.all()}
+    return {kb_id: counts.get(kb_id, 0) for kb_id in knowledge_base_ids}
 
 
 async def name_taken(

@@ -280,19 +280,6 @@ async def own_chunk_metadata(
     return bool(found)
 
 
-async def chunk_counts(
-    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID]
-) -> dict[uuid.UUID, int]:
-    """Chunks per knowledge base (the N of inverse document frequency)."""
-    rows = await session.execute(
-        select(chunks.c.knowledge_base_id, func.count())
-        .where(chunks.c.knowledge_base_id.in_(list(knowledge_base_ids)))
-        .group_by(chunks.c.knowledge_base_id)
-    )
-    counts = {kb_id: int(n) for kb_id, n in rows.all()}
-    return {kb_id: counts.get(kb_id, 0) for kb_id in knowledge_base_ids}
-
-
 async def search(session: AsyncSession, plan: Plan) -> Result:
     """Run the fused candidate query; rows come ordered by score, best first."""
     query, values = prepared(plan)

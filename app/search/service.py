@@ -334,7 +334,7 @@ async def _text_statistics_of(
     now = time.monotonic()
     expired = [kb for kb in kbs if _text_statistics.get(kb.id, (0, None, 0.0))[2] < now]
     if expired:
-        counts = await repository.chunk_counts(session, [kb.id for kb in expired])
+        counts = await knowledge_bases.chunk_counts(session, [kb.id for kb in expired])
         stored = await text_statistics.load(session, [kb.id for kb in expired])
         for kb in expired:
             count, stats = counts[kb.id], stored.get(kb.id)

@@ -37,9 +37,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.engine import Database, writer_of
 from app.jobs import repository as jobs_repository
 from app.jobs.worker import record_failure
+from app.knowledge_bases.repository import chunk_counts
 from app.models import Document, Job, KnowledgeBase, TextStatistics
 from app.search.plans import quote_lexeme
-from app.search.repository import chunk_counts
 from app.search.schemas import CommonLexeme, TextStatisticsRead
 
 MATCH_BUDGET = 1_000
