@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import uuid
 
 import httpx
 import pytest
@@ -14,7 +15,8 @@ from fpdf import FPDF
 from sqlalchemy import update
 
 from app.documents import service
-from app.models import KnowledgeBase
+from app.documents.schemas import TreeRead
+from app.models import Document, KnowledgeBase
 from tests.fakes import FakeEmbedders
 from tests.helpers import statements_sent, wait_ready
 
@@ -115,6 +117,48 @@ async def test_reads_of_a_document_leave_its_tree_in_the_database(
     assert tree.json()["root"]["children"][0]["title"] == "Guide"
     exported = (await client.get(f"{url}/export")).json()
     assert exported["tree"]["root"]["node_id"] == tree.json()["root"]["node_id"]
+
+
+async def test_the_tree_is_the_stored_json_passed_through_as_the_schema_dumps_it(
+    client: httpx.AsyncClient, kb: None, app: FastAPI
+) -> None:
+    """`GET .../tree` sends the stored root as Postgres writes it out, without decoding it:
+    it must be what validating it as `TreeRead` and dumping it gives, every field present,
+    enrichment and non-ASCII text included."""
+    text = MARKDOWN + "\n## Café\n\nÜber naïve Gäste — 東京 und zurück.\n"
+    document = (await upload_text(client, text)).json()
+    url = f"{DOCS}/{document['id']}"
+    first = (await client.get(f"{url}/tree")).json()["root"]["children"][0]
+    enriched = await client.put(
+        f"{url}/nodes/{first['node_id']}/enrichment",
+        json={"summary": "Für wen die Anleitung ist.", "keywords": ["guide"]},
+    )
+    assert enriched.status_code == 200, enriched.text
+
+    response = await client.get(f"{url}/tree")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json"
+    body = response.json()
+    assert TreeRead.model_validate(body).model_dump(mode="json") == body
+    assert body["document_id"] == document["id"]
+    assert (body["format"], body["page_count"], body["ocr_pages"]) == (
+        document["format"],
+        None,
+        None,
+    )
+    assert body["root"]["children"][0]["enrichment"]["summary"] == "Für wen die Anleitung ist."
+    assert body["root"]["children"][0]["children"][-1]["title"] == "Café"
+    assert body["root"]["text"].rstrip().endswith("東京 und zurück.")
+
+    async with app.state.database.transaction() as session:
+        await session.execute(
+            update(Document)
+            .where(Document.id == uuid.UUID(document["id"]))
+            .values(tree=None, status="processing")
+        )
+    pending = await client.get(f"{url}/tree")
+    assert pending.status_code == 409
+    assert pending.headers["content-type"] == "application/problem+json"
 
 
 async def test_same_bytes_twice_is_idempotent(

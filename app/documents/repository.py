@@ -11,7 +11,9 @@ from typing import Any, get_args
 from sqlalchemy import (
     ColumnElement,
     Table,
+    Text,
     bindparam,
+    cast,
     delete,
     exists,
     func,
@@ -117,6 +119,20 @@ async def has_tree(session: AsyncSession, document_id: uuid.UUID) -> bool:
     return bool(
         await session.scalar(select(Document.tree.is_not(None)).where(Document.id == document_id))
     )
+
+
+async def tree_json(session: AsyncSession, document_id: uuid.UUID) -> tuple[str, Any, Any] | None:
+    """The stored tree's root as JSON text, as Postgres writes it out, with its `page_count`
+    and `ocr_pages`; None when the document has no tree yet."""
+    tree = Document.tree
+    row = (
+        await session.execute(
+            select(cast(tree["root"], Text), tree["page_count"], tree["ocr_pages"]).where(
+                Document.id == document_id, tree.is_not(None)
+            )
+        )
+    ).one_or_none()
+    return None if row is None else (row[0], row[1], row[2])
 
 
 async def lock(

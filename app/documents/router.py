@@ -298,19 +298,12 @@ async def update_document(
     "/{doc}/tree",
     operation_id="documents-get_tree",
     summary="The document tree (offsets in Unicode code points)",
+    response_model=TreeRead,
     responses=problem_responses(404, 409),
 )
 @replica_read
-async def get_tree(document: DocumentWithTreeDep) -> TreeRead:
-    root = tree_reads.tree_of(document)
-    assert document.tree is not None
-    return TreeRead(
-        document_id=document.id,
-        format=document.format,
-        page_count=document.tree.get("page_count"),
-        ocr_pages=document.tree.get("ocr_pages"),
-        root=root,
-    )
+async def get_tree(document: DocumentDep, session: SessionDep) -> Response:
+    return await tree_reads.tree_response(session, document)
 
 
 @router.get(
