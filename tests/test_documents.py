@@ -6,22 +6,28 @@ import asyncio
 import io
 import json
 import uuid
+from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
 from docx import Document as DocxDocument
 from fastapi import FastAPI
 from fpdf import FPDF
+from pydantic import TypeAdapter
 from sqlalchemy import update
 
 from app.documents import service
 from app.documents.schemas import TreeRead
+from app.ingestion.tree import AnyNode
 from app.models import Document, KnowledgeBase
 from tests.fakes import FakeEmbedders
 from tests.helpers import statements_sent, wait_ready
 
 BASE = "/v1/knowledge-bases/kb"
 DOCS = f"{BASE}/documents"
+
+ANY_NODE: TypeAdapter[Any] = TypeAdapter(AnyNode)
 
 MARKDOWN = """# Guide
 
@@ -93,6 +99,38 @@ async def test_nodes_and_ancestors(client: httpx.AsyncClient, kb: None) -> None:
     assert all("children" not in a for a in ancestors)
     missing = await client.get(f"{DOCS}/{document['id']}/nodes/nope")
     assert missing.status_code == 404
+
+
+async def test_every_node_is_read_from_the_stored_tree_as_the_schema_dumps_it(
+    client: httpx.AsyncClient, kb: None, app: FastAPI
+) -> None:
+    """A node is found and written out by Postgres: each one, the root and the sentences
+    included, equals its subtree in the whole tree and what `AnyNode` dumps of it."""
+    document = (await upload_text(client, MARKDOWN)).json()
+    url = f"{DOCS}/{document['id']}"
+    root = (await client.get(f"{url}/tree")).json()["root"]
+    stack, nodes = [root], []
+    while stack:
+        nodes.append(stack.pop())
+        stack.extend(nodes[-1].get("children", []))
+    assert {n["kind"] for n in nodes} >= {"document", "section", "paragraph", "sentence"}
+    for expected in nodes:
+        response = await client.get(f"{url}/nodes/{expected['node_id']}")
+        assert response.status_code == 200, response.text
+        assert response.headers["content-type"] == "application/json"
+        assert response.json() == expected
+        assert ANY_NODE.dump_python(ANY_NODE.validate_python(expected), mode="json") == expected
+
+    for odd in ('x") || true', "$", "*", "' OR '1'='1"):
+        assert (await client.get(f"{url}/nodes/{quote(odd, safe='')}")).status_code == 404
+    chunks = await client.get(f"{url}/chunks", params={"node_id": '") || ("'})
+    assert chunks.status_code == 404
+    async with app.state.database.transaction() as session:
+        await session.execute(
+            update(Document).where(Document.id == uuid.UUID(document["id"])).values(tree=None)
+        )
+    without_tree = await client.get(f"{url}/nodes/{root['node_id']}")
+    assert without_tree.status_code == 409
 
 
 async def test_reads_of_a_document_leave_its_tree_in_the_database(

@@ -24,6 +24,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import JSONPATH
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import undefer
 
@@ -133,6 +134,28 @@ async def tree_json(session: AsyncSession, document_id: uuid.UUID) -> tuple[str,
         )
     ).one_or_none()
     return None if row is None else (row[0], row[1], row[2])
+
+
+# Any node of a stored tree by id, at any depth (`.**` reaches the root too).
+_NODE_BY_ID = "lax $.**?(@.node_id == $id)"
+
+
+async def tree_node_json(
+    session: AsyncSession, document_id: uuid.UUID, node_id: str, *, part: str = ""
+) -> tuple[bool, str | None]:
+    """Whether the document has a tree, and its node `node_id` (or that node's `part`, such as
+    `.range`) as JSON text, found by Postgres in the stored tree (None: no such node)."""
+    found = func.jsonb_path_query_first(
+        Document.tree["root"],
+        cast(_NODE_BY_ID + part, JSONPATH),
+        func.jsonb_build_object("id", node_id),
+    )
+    row = (
+        await session.execute(
+            select(Document.tree.is_not(None), cast(found, Text)).where(Document.id == document_id)
+        )
+    ).one()
+    return bool(row[0]), row[1]
 
 
 async def lock(

@@ -11,7 +11,7 @@ from app.auth.dependencies import VisibleDocumentsDep, require_scope_by_method
 from app.chunks import service as chunks_service
 from app.chunks.schemas import ChunkRead
 from app.db.dependencies import DatabaseDep, SessionDep, replica_read
-from app.documents import repository, service, tree_reads, updates
+from app.documents import service, tree_reads, updates
 from app.documents.dependencies import DocumentDep, DocumentWithTreeDep
 from app.documents.from_url import fetched_upload
 from app.documents.schemas import (
@@ -310,11 +310,12 @@ async def get_tree(document: DocumentDep, session: SessionDep) -> Response:
     "/{doc}/nodes/{node_id}",
     operation_id="documents-get_node",
     summary="One node of the tree, with its subtree",
+    response_model=AnyNode,
     responses=problem_responses(404, 409),
 )
 @replica_read
-async def get_node(document: DocumentWithTreeDep, node_id: str) -> AnyNode:
-    return tree_reads.node_or_404(document, node_id)
+async def get_node(document: DocumentDep, session: SessionDep, node_id: str) -> Response:
+    return await tree_reads.node_response(session, document, node_id)
 
 
 @router.get(
@@ -357,8 +358,7 @@ async def list_document_chunks(
 ) -> Page[ChunkRead]:
     within = None
     if node_id is not None:
-        await repository.load_tree(session, document)
-        within = tree_reads.node_range(document, node_id)
+        within = await tree_reads.node_range(session, document, node_id)
     return await chunks_service.list_page(
         session,
         kb,

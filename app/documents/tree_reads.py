@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.documents import repository
 from app.ingestion.stored import stored_root
-from app.ingestion.tree import DocumentNode, Node, ancestors, find_node
+from app.ingestion.tree import DocumentNode, ancestors, find_node
 from app.kit.errors import Conflict, NotFound
 from app.models import Document
 
@@ -52,23 +52,30 @@ async def tree_response(session: AsyncSession, document: Document) -> Response:
     return Response(body.encode(), media_type="application/json")
 
 
-def node_or_404(document: Document, node_id: str) -> Node:
-    node = find_node(tree_of(document), node_id)
+async def node_response(session: AsyncSession, document: Document, node_id: str) -> Response:
+    """One node with its subtree (`AnyNode`) as JSON, found and written out by Postgres, as the
+    whole tree is (`tree_response`); a 2 MB document's node took 2.2 s decoded in Python."""
+    has_tree, node = await repository.tree_node_json(session, document.id, node_id)
+    if not has_tree:
+        raise _no_tree(document)
     if node is None:
         raise NotFound(f"No node {node_id!r} in document {document.id}.")
-    return node
+    return Response(node.encode(), media_type="application/json")
 
 
-def node_range(document: Document, node_id: str) -> tuple[int, int] | None:
+async def node_range(
+    session: AsyncSession, document: Document, node_id: str
+) -> tuple[int, int] | None:
     """The node's character range; 404 unless the document's tree has the node. None for a
     document without a tree (its chunks written through the chunk API, with node paths of the
     client's own): any id is accepted there."""
-    if document.tree is None:
+    has_tree, found = await repository.tree_node_json(session, document.id, node_id, part=".range")
+    if not has_tree:
         return None
-    node = find_node(tree_of(document), node_id)
-    if node is None:
+    if found is None:
         raise NotFound(f"No node {node_id!r} in document {document.id}.")
-    return node.range.start_offset, node.range.end_offset
+    node_range = json.loads(found)
+    return int(node_range["start_offset"]), int(node_range["end_offset"])
 
 
 def ancestors_or_404(document: Document, node_id: str) -> list[dict[str, Any]]:
