@@ -199,3 +199,25 @@ async def test_keys_cannot_write_tallies(client: httpx.AsyncClient, database_url
                 )
     finally:
         await connection.close()
+
+
+async def test_a_page_of_all_chunks_takes_its_total_from_the_tallies(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    assert (await client.post("/v1/knowledge-bases", json={"name": "paged"})).status_code == 201
+    loose = [{"text": f"note {i}", "doc_id": f"doc{i % 2}"} for i in range(5)]
+    bulk = await client.post("/v1/knowledge-bases/paged/chunks/bulk", json={"chunks": loose})
+    assert bulk.is_success, bulk.text
+    url = "/v1/knowledge-bases/paged/chunks"
+    engine = app.state.database.engine
+    with statements_sent(engine, lambda s: "count(" in s) as counted:
+        page = (await client.get(url, params={"limit": 2})).json()
+    assert (page["total"], len(page["items"])) == (5, 2)
+    assert not any("FROM chunks" in s for s, _ in counted), counted
+    # Narrower listings count what matches.
+    by_document = (await client.get(url, params={"doc_id": "doc0"})).json()
+    assert by_document["total"] == 3
+    embedded = (await client.get(url, params={"embedded": "true"})).json()
+    assert embedded["total"] == 5
+    unembedded = (await client.get(url, params={"embedded": "false"})).json()
+    assert unembedded["total"] == 0

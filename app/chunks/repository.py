@@ -22,11 +22,13 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import True_
 
 from app.chunks.copy_rows import ChunkRow
 from app.db.tenancy import elevated
 from app.kit.errors import Conflict
 from app.kit.pagination import after_key
+from app.knowledge_bases.repository import chunk_counts
 from app.models import Chunk, Document, KnowledgeBase
 
 
@@ -265,7 +267,9 @@ async def list_page(
     chunk whose lineage names only their common parent.
     """
     conditions = [Chunk.knowledge_base_id == kb.id]
-    if visible is not None:
+    # Every chunk belongs to a document of its knowledge base: a caller who may read them all
+    # needs no test of each chunk's document.
+    if visible is not None and not isinstance(visible, True_):
         conditions.append(_readable(kb, visible))
     if document_id is not None:
         conditions.append(Chunk.document_id == document_id)
@@ -281,6 +285,9 @@ async def list_page(
     query = query.where(after_key((Chunk.document_id, Chunk.chunk_index, Chunk.id), after))
     query = query.order_by(Chunk.document_id, Chunk.chunk_index, Chunk.id).limit(limit)
     chunks = list((await session.scalars(query)).all())
+    if len(conditions) == 1:
+        # The whole knowledge base: its tally, not a count of every chunk on each page.
+        return chunks, (await chunk_counts(session, [kb.id]))[kb.id]
     total = await session.scalar(select(func.count()).select_from(Chunk).where(*conditions))
     return chunks, int(total or 0)
 
