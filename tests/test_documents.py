@@ -15,7 +15,7 @@ from docx import Document as DocxDocument
 from fastapi import FastAPI
 from fpdf import FPDF
 from pydantic import TypeAdapter
-from sqlalchemy import update
+from sqlalchemy import text, update
 
 from app.documents import service
 from app.documents.schemas import TreeRead
@@ -716,3 +716,21 @@ async def test_a_blank_external_id_is_422(client: httpx.AsyncClient, kb: None) -
     assert blank.json()["errors"][0]["loc"] == ["body", "external_id"]
     form = await client.post(DOCS, files={"file": ("a.txt", b"Body.")}, data={"external_id": "  "})
     assert form.status_code == 422
+
+
+async def test_a_page_of_documents_is_read_in_index_order(
+    client: httpx.AsyncClient, kb: None, app: FastAPI
+) -> None:
+    """The listing's order, (created_at, id) within a knowledge base, comes from an index: a
+    page is read and stops, instead of sorting every document of the knowledge base."""
+    kb_id = (await client.get(BASE)).json()["id"]
+    statement = (
+        "EXPLAIN SELECT id FROM documents WHERE knowledge_base_id = CAST(:kb AS uuid) "
+        "AND (created_at, id) > (now() - interval '1 day', CAST(:kb AS uuid)) "
+        "ORDER BY created_at, id LIMIT 11"
+    )
+    async with app.state.database.transaction() as session:
+        await session.execute(text("SET LOCAL enable_sort = off"))
+        plan = "\n".join((await session.execute(text(statement), {"kb": kb_id})).scalars())
+    assert "ix_documents_kb_created" in plan, plan
+    assert "Sort" not in plan, plan

@@ -221,3 +221,23 @@ async def test_a_page_of_all_chunks_takes_its_total_from_the_tallies(
     assert embedded["total"] == 5
     unembedded = (await client.get(url, params={"embedded": "false"})).json()
     assert unembedded["total"] == 0
+
+
+async def test_a_page_of_all_documents_takes_its_total_from_the_tallies(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    assert (await client.post("/v1/knowledge-bases", json={"name": "listed"})).status_code == 201
+    for i in range(3):
+        uploaded = await client.post(
+            docs("listed"),
+            params={"wait": "true"},
+            json={"text": f"Memo {i}.", "metadata": {"team": "a" if i else "b"}},
+        )
+        assert uploaded.json()["status"] == "ready", uploaded.text
+    engine = app.state.database.engine
+    with statements_sent(engine, lambda s: "count(" in s) as counted:
+        page = (await client.get(docs("listed"), params={"limit": 1})).json()
+    assert (page["total"], len(page["items"])) == (3, 1)
+    assert not any("FROM documents" in s for s, _ in counted), counted
+    filtered = (await client.get(docs("listed"), params={"metadata": '{"team": "a"}'})).json()
+    assert filtered["total"] == 2

@@ -27,12 +27,14 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONPATH
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import undefer
+from sqlalchemy.sql.elements import True_
 
 from app.documents.schemas import DocumentStatus
 from app.ingestion.tree import NodeEnrichment
 from app.kit.errors import Forbidden
 from app.kit.filters import Field, FieldKind, FieldMap, compile_filter
 from app.kit.pagination import after_key
+from app.knowledge_bases import repository as knowledge_bases
 from app.models import Chunk, Document, Job, KnowledgeBase
 from app.search.fields import DOCUMENT_FIELDS_AND_METADATA
 
@@ -283,7 +285,9 @@ async def list_page(
     after: tuple[datetime, uuid.UUID] | None,
     limit: int,
 ) -> tuple[list[Document], int]:
-    conditions = [Document.knowledge_base_id == kb.id, visible]
+    conditions = [Document.knowledge_base_id == kb.id]
+    if not isinstance(visible, True_):
+        conditions.append(visible)
     if status is not None:
         conditions.append(Document.status == status)
     if metadata:
@@ -292,9 +296,14 @@ async def list_page(
         conditions.append(where)
     query = select(Document).where(*conditions)
     query = query.where(after_key((Document.created_at, Document.id), after))
-    rows = await session.scalars(query.order_by(Document.created_at, Document.id).limit(limit))
+    rows = list(
+        (await session.scalars(query.order_by(Document.created_at, Document.id).limit(limit))).all()
+    )
+    if len(conditions) == 1:
+        # The whole knowledge base, every document readable: its tally, not a count per page.
+        return rows, (await knowledge_bases.counts(session, kb.id))[0]
     total = await session.scalar(select(func.count()).select_from(Document).where(*conditions))
-    return list(rows.all()), int(total or 0)
+    return rows, int(total or 0)
 
 
 async def delete_ids(session: AsyncSession, document_ids: Collection[uuid.UUID]) -> None:

@@ -15,6 +15,8 @@ from app.models.base import Base, Timestamps, UUIDPrimaryKey
 class Document(UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "documents"
     __table_args__ = (
+        # Listing pages in (created_at, id) order; every lookup by knowledge base (0033).
+        Index("ix_documents_kb_created", "knowledge_base_id", "created_at", "id"),
         Index("ix_documents_kb_sha", "knowledge_base_id", "content_sha256"),
         # Search asks whether a failed document holds chunks (migration 0009).
         Index("ix_documents_failed", "knowledge_base_id", postgresql_where="status = 'failed'"),
@@ -37,7 +39,7 @@ class Document(UUIDPrimaryKey, Timestamps, Base):
         ForeignKey("projects.id", ondelete="CASCADE"), index=True
     )
     knowledge_base_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("knowledge_bases.id", ondelete="CASCADE"), index=True
+        ForeignKey("knowledge_bases.id", ondelete="CASCADE")
     )
     title: Mapped[str] = mapped_column(default="")
     external_id: Mapped[str | None]
