@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Select, func, or_, select, text
+from sqlalchemy import ColumnElement, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import QueryableAttribute
 
@@ -31,13 +31,6 @@ def _counts(
         tallied(KnowledgeBaseTally.documents).label("document_count"),
         tallied(KnowledgeBaseTally.chunks).label("chunk_count"),
     )
-
-
-def _with_counts(knowledge_base_id: uuid.UUID | None = None) -> Select[KnowledgeBase, int, int]:
-    """Knowledge bases with their counts: of each row's own knowledge base, or, given one id,
-    of that one."""
-    counted = KnowledgeBase.id if knowledge_base_id is None else knowledge_base_id
-    return select(KnowledgeBase, *_counts(counted))
 
 
 def _ref_clause(ref: str) -> ColumnElement[bool]:
@@ -106,7 +99,9 @@ async def list_page(
     after: tuple[datetime, uuid.UUID] | None,
 ) -> list[tuple[KnowledgeBase, int, int]]:
     """Knowledge bases ordered by (created_at, id), strictly after the given key."""
-    query = _with_counts().where(KnowledgeBase.project_id == project_id)
+    query = select(KnowledgeBase, *_counts(KnowledgeBase.id)).where(
+        KnowledgeBase.project_id == project_id
+    )
     query = query.where(after_key((KnowledgeBase.created_at, KnowledgeBase.id), after))
     query = query.order_by(KnowledgeBase.created_at, KnowledgeBase.id).limit(limit)
     return [(row[0], row[1], row[2]) for row in (await session.execute(query)).all()]
