@@ -8,6 +8,7 @@ caller still gets `top_k` hits it may read.
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, field_validator
@@ -50,8 +51,10 @@ class DocumentAccess(RequestModel):
         return sorted(set(principals))
 
 
+@functools.lru_cache(maxsize=1024)
 def visible_documents_clause(principals: frozenset[str] | None) -> ColumnElement[bool]:
-    """True for the rows of `documents` a caller with these principals may read."""
+    """True for the rows of `documents` a caller with these principals may read (one immutable
+    expression per set of principals, built once: every read and search of a key needs it)."""
     return visible_access_clause(Document.__table__.c.access, principals)
 
 

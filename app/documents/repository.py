@@ -10,6 +10,7 @@ from typing import Any, get_args
 
 from sqlalchemy import (
     ColumnElement,
+    Select,
     Table,
     Text,
     bindparam,
@@ -34,6 +35,8 @@ from app.ingestion.tree import NodeEnrichment
 from app.kit.errors import Forbidden
 from app.kit.filters import Field, FieldKind, FieldMap, compile_filter
 from app.kit.pagination import after_key
+from app.kit.refs import as_id
+from app.kit.statements import StatementCache
 from app.knowledge_bases import repository as knowledge_bases
 from app.models import Chunk, Document, Job, KnowledgeBase
 from app.search.fields import DOCUMENT_FIELDS_AND_METADATA
@@ -97,18 +100,42 @@ async def by_ref(
 
     An external id may look like another document's id: the document with that id wins.
     """
-    try:
-        by_id = Document.id == uuid.UUID(ref)
-    except ValueError:
-        by_id = None
-    query = select(Document).where(Document.knowledge_base_id == kb.id, visible)
-    if by_id is None:
-        query = query.where(Document.external_id == ref)
+    query, values = by_ref_statement(kb.id, ref, visible, with_tree=with_tree)
+    return await session.scalar(query, values)
+
+
+def by_ref_statement(
+    knowledge_base_id: uuid.UUID,
+    ref: str,
+    visible: ColumnElement[bool],
+    *,
+    with_tree: bool = False,
+) -> tuple[Select[Document], dict[str, Any]]:
+    """`by_ref`'s statement, built once per shape and visibility structure, and its values."""
+    values: dict[str, Any] = {"kb": knowledge_base_id, "ref": ref, "id": as_id(ref)}
+    by_id = values["id"] is not None
+    return _by_ref_statements.get(
+        (by_id, with_tree), visible, lambda: _by_ref_statement(visible, by_id, with_tree), values
+    )
+
+
+# A document read by the caller's path names it on nearly every request about a document.
+_by_ref_statements: StatementCache[Select[Document]] = StatementCache()
+
+
+def _by_ref_statement(
+    visible: ColumnElement[bool], by_id: bool, with_tree: bool
+) -> Select[Document]:
+    query = select(Document).where(Document.knowledge_base_id == bindparam("kb"), visible)
+    by_external_id = Document.external_id == bindparam("ref")
+    if by_id:
+        is_the_id = Document.id == bindparam("id")
+        query = query.where(or_(is_the_id, by_external_id)).order_by(is_the_id.desc())
     else:
-        query = query.where(or_(by_id, Document.external_id == ref)).order_by(by_id.desc())
+        query = query.where(by_external_id)
     if with_tree:
         query = query.options(undefer(Document.tree))
-    return await session.scalar(query.limit(1))
+    return query.limit(1)
 
 
 async def load_tree(session: AsyncSession, document: Document) -> dict[str, Any] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 from fastapi import APIRouter, BackgroundTasks, Request, status
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from app.auth.dependencies import require_scope_by_method
 from app.chunks import repository as chunks_repository
@@ -76,6 +76,9 @@ async def refresh_text_statistics(
     return to_read(job)
 
 
+_JOB = select(Job).where(Job.id == bindparam("id"), Job.knowledge_base_id == bindparam("kb"))
+
+
 @router.get(
     "/jobs/{job_id}",
     operation_id="jobs-get",
@@ -84,7 +87,7 @@ async def refresh_text_statistics(
 )
 @replica_read
 async def get_job(job_id: uuid.UUID, kb: KnowledgeBaseDep, session: SessionDep) -> JobRead:
-    job = await session.scalar(select(Job).where(Job.id == job_id, Job.knowledge_base_id == kb.id))
+    job = await session.scalar(_JOB, {"id": job_id, "kb": kb.id})
     if job is None:
         raise NotFound(f"No job {job_id} in knowledge base {kb.name!r}.")
     return to_read(job)

@@ -8,7 +8,6 @@ hits joined back to chunks and documents. See docs/search.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -29,8 +28,9 @@ from sqlalchemy import (
     true,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, REGCONFIG, TSQUERY
-from sqlalchemy.sql.elements import BindParameter, ColumnElement
+from sqlalchemy.sql.elements import ColumnElement
 
+from app.kit.statements import StatementCache
 from app.models import Chunk, Document
 from app.search import candidates, fusion, text_candidates
 from app.search.plans import Plan, quote_lexeme
@@ -178,8 +178,7 @@ def searched_knowledge_bases(plan: Plan) -> ColumnElement[Any]:
 # Building the statement's expression tree cost about 12 ms of Python per search, 88% of the
 # service's own time in one (py-spy, scripts/bench-search), more than Postgres spent on some.
 # Statements are therefore kept per shape and reused with this search's values.
-STATEMENT_CACHE_SIZE = 256
-_statements: dict[tuple[Any, ...], tuple[Select[Any], Sequence[BindParameter[Any]]]] = {}
+_statements: StatementCache[Select[Any]] = StatementCache()
 
 
 def shape(plan: Plan) -> tuple[Any, ...] | None:
@@ -241,27 +240,11 @@ def bound_values(plan: Plan) -> dict[str, Any]:
 
 def prepared(plan: Plan) -> tuple[Select[Any], dict[str, Any]]:
     """The statement for the plan's shape and filter structure, built once, and the values to
-    run it with.
-
-    A filter (and the caller's document visibility) is part of the statement; SQLAlchemy's own
-    cache key of the condition tells two filters of the same structure apart from their values,
-    and lists its bound parameters in the same order for both. The values of this plan's
-    filter then travel under the keys of the parameters the cached statement was built with.
-    """
+    run it with. A filter (and the caller's document visibility) is part of the statement: its
+    values travel under the keys of the parameters the cached statement was built with
+    (app/kit/statements.py)."""
     values = bound_values(plan)
     key = shape(plan)
-    filter_key = None if key is None else plan.condition._generate_cache_key()
-    if key is None or filter_key is None:
+    if key is None:
         return statement(plan), values
-    entry_key = (key, filter_key.key)
-    entry = _statements.get(entry_key)
-    if entry is None:
-        if len(_statements) >= STATEMENT_CACHE_SIZE:
-            # Shapes vary with request options (candidates, weights, thresholds, filters):
-            # start over rather than grow without bound.
-            _statements.clear()
-        entry = _statements[entry_key] = (statement(plan), filter_key.bindparams)
-    query, built_with = entry
-    for old, new in zip(built_with, filter_key.bindparams, strict=True):
-        values[old.key] = new.effective_value
-    return query, values
+    return _statements.get(key, plan.condition, lambda: statement(plan), values)

@@ -30,9 +30,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.elements import BindParameter, ColumnElement
 
 from app.db.tenancy import search_path_for
+from app.kit.statements import StatementCache
 from app.models import Chunk, Document
 from app.search.hybrid import prepared
 from app.search.plans import Plan, Prepared, Result, Row, TextQuery, quote_lexeme
@@ -199,20 +200,40 @@ async def hidden_documents(
     Most documents are usually readable by every key of a project: skipping the few that are
     not costs one index scan of `documents`, where checking every candidate's document cost
     a primary-key probe under row-level security per chunk (app/search/document_choice.py)."""
-    found = (await session.execute(hidden_documents_query(knowledge_base_ids, visible))).all()
+    found = (await session.execute(*hidden_documents_statement(knowledge_base_ids, visible))).all()
     if len(found) > HIDDEN_MAX_DOCUMENTS:
         return None
     return [row.id for row in found], sum(row.chunk_count or 0 for row in found)
+
+
+# One statement per structure of the caller's visibility, run before nearly every search by a key
+# that is not an admin.
+_hidden_documents_statements: StatementCache[Select[Any]] = StatementCache()
+
+
+def hidden_documents_statement(
+    knowledge_base_ids: Sequence[uuid.UUID], visible: ColumnElement[bool]
+) -> tuple[Select[Any], dict[str, Any]]:
+    """`hidden_documents`'s statement, built once per visibility structure, and its values."""
+    return _hidden_documents_statements.get(
+        "hidden",
+        visible,
+        lambda: hidden_documents_query(knowledge_base_ids, visible),
+        {"knowledge_bases": list(knowledge_base_ids)},
+    )
 
 
 def hidden_documents_query(
     knowledge_base_ids: Sequence[uuid.UUID], visible: ColumnElement[bool]
 ) -> Select[Any]:
     access = documents.c.access
+    in_knowledge_bases: BindParameter[list[uuid.UUID]] = bindparam(
+        "knowledge_bases", list(knowledge_base_ids), expanding=True
+    )
     return (
         select(documents.c.id, documents.c.chunk_count)
         .where(
-            documents.c.knowledge_base_id.in_(list(knowledge_base_ids)),
+            documents.c.knowledge_base_id.in_(in_knowledge_bases),
             # What a caller may not read has an access list: the predicate of the partial
             # index `ix_documents_restricted` (migration 0029), so only those are read
             # (constants, not parameters, so that the planner can match it).

@@ -17,8 +17,11 @@ from sqlalchemy import and_, true
 from sqlalchemy.dialects import postgresql
 
 from app.auth.acl import visible_documents_clause
+from app.documents import repository as documents_repository
 from app.kit.filters import compile_filter
+from app.kit.statements import StatementCache
 from app.search import hybrid
+from app.search import repository as search_repository
 from app.search.fields import SEARCH_FIELDS
 from app.search.plans import Plan, Target
 
@@ -160,3 +163,31 @@ def test_knowledge_bases_with_different_queries_are_not_cached() -> None:
     mixed = plan([target("'root'", ["root"]), target("'wurzel'", ["wurzel"])])
     assert hybrid.shape(mixed) is None
     assert hybrid.prepared(mixed)[0] is not hybrid.prepared(mixed)[0]
+
+
+def test_a_documents_read_and_hidden_documents_run_with_the_callers_own_principals() -> None:
+    """The same statements, built once per visibility structure, for keys that hold different
+    principals: each caller's values, never the first caller's."""
+    kb_id, doc_id = uuid.uuid4(), uuid.uuid4()
+    for build in (
+        lambda visible: documents_repository.by_ref_statement(kb_id, str(doc_id), visible),
+        lambda visible: search_repository.hidden_documents_statement([kb_id], visible),
+    ):
+        cached, _ = build(visible_documents_clause(frozenset({"team-a"})))
+        later = visible_documents_clause(frozenset({"team-b"}))
+        reused, values = build(later)
+        assert reused is cached
+        compiled = cached.compile(dialect=DIALECT).construct_params(values)
+        assert ["team-b"] in compiled.values()
+        assert ["team-a"] not in compiled.values()
+        # Another structure (no principals at all) is another statement.
+        assert build(visible_documents_clause(frozenset()))[0] is not cached
+
+
+def test_a_full_statement_cache_starts_over() -> None:
+    cache: StatementCache[str] = StatementCache(size=2)
+    condition = filtered({"metadata.group": 1})
+    for shape in ("a", "b", "c"):
+        cache.get(shape, condition, lambda shape=shape: f"statement {shape}", {})
+    assert len(cache) == 1
+    assert cache.get("a", condition, lambda: "rebuilt", {})[0] == "rebuilt"
