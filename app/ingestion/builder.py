@@ -54,7 +54,6 @@ class _Draft:
 # ranges it has checked, and validating a tree of 100,000 sentences doubled its memory.
 # Nodes of one shape share one field-name set (`fields_set`). The fields given are those
 # validating the same dict would mark as set, so a node dumps the same either way.
-_RANGE_FIELDS = {"start_offset", "end_offset"}
 
 
 class _Freezer:
@@ -70,9 +69,7 @@ class _Freezer:
         page_start, page_end = self.pages(draft.start, draft.end)
         fields: dict[str, Any] = {
             "node_id": make_node_id(self.digest, draft.kind, draft.start, draft.end, path),
-            "range": NodeRange.model_construct(
-                _RANGE_FIELDS, start_offset=draft.start, end_offset=draft.end
-            ),
+            "range": NodeRange(draft.start, draft.end),
             "text": self.text[draft.start : draft.end],
             "page_start": page_start,
             "page_end": page_end,

@@ -33,7 +33,6 @@ _CLASSES: dict[str, type[Node]] = {
     str(cls.model_fields["kind"].default): cls
     for cls in (DocumentNode, SectionNode, TopicNode, ParagraphNode, SentenceNode)
 }
-_RANGE_FIELDS = fields_set({"start_offset": 0, "end_offset": 0})
 
 
 class _NotStoredShape(Exception):
@@ -65,7 +64,7 @@ def _node(stored: Mapping[str, Any]) -> Node:
     start, end = stored["range"]["start_offset"], stored["range"]["end_offset"]
     if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end):
         raise _NotStoredShape
-    fields["range"] = NodeRange.model_construct(_RANGE_FIELDS, start_offset=start, end_offset=end)
+    fields["range"] = NodeRange(start, end)
     if stored.get("enrichment") is not None:
         fields["enrichment"] = NodeEnrichment.model_validate(stored["enrichment"])
     if "children" in stored:

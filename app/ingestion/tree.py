@@ -14,10 +14,11 @@ from __future__ import annotations
 import bisect
 import hashlib
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.kit.strings import StoredText
 
@@ -32,19 +33,21 @@ class NodeKind(StrEnum):
     TOPIC = "topic"
 
 
-class NodeRange(BaseModel):
+# A slotted dataclass, not a model: every node holds one, and a model with its field dict
+# took 264 bytes where this takes 56 (a 5 MB document has some 100,000 nodes). Pydantic
+# validates it wherever a tree comes from outside; parsers construct it directly.
+@dataclass(frozen=True, slots=True)
+class NodeRange:
     """A half-open `[start_offset, end_offset)` range of code points in the extracted text."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
-    start_offset: int = Field(ge=0)
-    end_offset: int = Field(ge=0)
+    start_offset: Annotated[int, Field(ge=0)]
+    end_offset: Annotated[int, Field(ge=0)]
 
-    @model_validator(mode="after")
-    def _ordered(self) -> NodeRange:
+    def __post_init__(self) -> None:
         if self.end_offset < self.start_offset:
             raise ValueError("end_offset must not be before start_offset")
-        return self
 
 
 class Entity(BaseModel):
