@@ -20,9 +20,6 @@ Usage: scripts/eval-document-vectors [--data DIR]   (about 8 minutes for SciFact
 from __future__ import annotations
 
 import argparse
-import csv
-import gzip
-import json
 import sys
 from pathlib import Path
 
@@ -40,26 +37,10 @@ from app.embeddings.registry import DEFAULT_LOCAL, build_provider  # noqa: E402
 from app.ingestion.chunking import ChunkingConfig, chunk_document  # noqa: E402
 from app.ingestion.parse import parse_document  # noqa: E402
 from app.terminal.metrics import ndcg_at  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "eval" / "scifact"
+from scripts import eval as beir  # noqa: E402
 
 FUSION_CANDIDATES = 100
 BATCH = 64
-
-
-def read_beir(data: Path) -> tuple[dict[str, str], dict[str, str], dict[str, dict[str, int]]]:
-    """A BEIR folder's documents (`title text`), judged test queries and judgments."""
-    with gzip.open(data / "corpus.jsonl.gz", "rt", encoding="utf-8") as lines:
-        docs = {d["_id"]: f"{d['title']} {d['text']}".strip() for d in map(json.loads, lines)}
-    qrels: dict[str, dict[str, int]] = {}
-    with (data / "qrels-test.tsv").open(encoding="utf-8") as rows:
-        reader = csv.reader(rows, delimiter="\t")
-        next(reader)
-        for query_id, doc_id, score in reader:
-            qrels.setdefault(query_id, {})[doc_id] = int(score)
-    with gzip.open(data / "queries.jsonl.gz", "rt", encoding="utf-8") as lines:
-        queries = {q["_id"]: q["text"] for q in map(json.loads, lines) if q["_id"] in qrels}
-    return docs, queries, qrels
 
 
 def bm25_scores(texts: list[str], queries: list[str]) -> np.ndarray:
@@ -92,11 +73,13 @@ def fused(vector: np.ndarray, text: np.ndarray, weight: float = 0.5) -> np.ndarr
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DATA, help="a BEIR folder (test split)")
+    parser.add_argument("--data", type=Path, default=beir.DATA, help="a BEIR folder (test split)")
     args = parser.parse_args()
-    with gzip.open(args.data / "corpus.jsonl.gz", "rt", encoding="utf-8") as lines:
-        titles = {d["_id"]: d["title"] for d in map(json.loads, lines)}
-    corpus, queries, qrels = read_beir(args.data)
+    beir.DATA = args.data
+    documents, qrels = beir.load_corpus(), beir.load_qrels()
+    titles = {d["_id"]: d["title"] for d in documents}
+    corpus = {d["_id"]: f"{d['title']} {d['text']}".strip() for d in documents}
+    queries = {q["_id"]: q["text"] for q in beir.load_queries() if q["_id"] in qrels}
     doc_ids = list(corpus)
     query_ids = list(queries)
 
