@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from app.ingestion import (
     DocumentNode,
@@ -19,6 +20,8 @@ from app.ingestion import (
 from app.ingestion.segment import sentences
 from app.ingestion.tree import (
     Node,
+    NodeRange,
+    SentenceNode,
     node_path,
 )
 
@@ -224,6 +227,41 @@ def test_tree_round_trips_through_json() -> None:
     assert dumped["children"][1]["kind"] == "section"
     assert DocumentNode.model_validate(dumped) == root
     assert DocumentNode.model_validate_json(root.model_dump_json()) == root
+
+
+@pytest.mark.parametrize(
+    ("given", "error"),
+    [
+        ({"start_offset": 3, "end_offset": 1}, "value_error"),
+        ({"start_offset": -1, "end_offset": 1}, "greater_than_equal"),
+        ({"start_offset": 0, "end_offset": 1, "length": 1}, "unexpected_keyword_argument"),
+        ({"start_offset": 0}, "missing"),
+    ],
+)
+def test_a_range_from_outside_is_validated(given: dict[str, int], error: str) -> None:
+    """Ranges are dataclasses the parsers build directly; a tree from outside (an import,
+    an enrichment body) still has every range checked."""
+    node = {"node_id": "n", "kind": "sentence", "text": "ab", "range": given}
+    with pytest.raises(ValidationError) as failure:
+        SentenceNode.model_validate(node)
+    assert failure.value.errors()[0]["type"] == error
+    assert failure.value.errors()[0]["loc"][0] == "range"
+
+
+def test_a_range_built_in_code_is_ordered_and_dumps_as_an_object() -> None:
+    with pytest.raises(ValueError, match="end_offset must not be before start_offset"):
+        NodeRange(5, 4)
+    node = SentenceNode.model_validate(
+        {
+            "node_id": "n",
+            "kind": "sentence",
+            "text": "ab",
+            "range": {"start_offset": 2, "end_offset": 4},
+        }
+    )
+    assert node.range == NodeRange(2, 4)
+    assert node.model_dump(mode="json")["range"] == {"start_offset": 2, "end_offset": 4}
+    assert node.model_dump()["range"] == {"start_offset": 2, "end_offset": 4}
 
 
 def test_title_comes_from_argument_then_first_heading_then_filename() -> None:
