@@ -73,9 +73,18 @@ parameters = {{ doc = "spare" }}
 
 
 def command(
-    base: str, *, max_time_s: int, seed_value: int | None, phases: str | None = None
+    base: str,
+    *,
+    max_time_s: int,
+    seed_value: int | None,
+    phases: str | None = None,
+    max_examples: int | None = None,
 ) -> list[str]:
-    """The schemathesis run, time-bounded: every phase (or `phases`), the contract checks."""
+    """The schemathesis run, time-bounded: every phase (or `phases`), the contract checks.
+
+    `max_examples` caps the generated cases per operation, so that a short run reaches every
+    operation instead of spending its time on the first few.
+    """
     run = [
         str(Path(sys.executable).with_name("schemathesis")),
         "run",
@@ -96,6 +105,8 @@ def command(
         run += ["--seed", str(seed_value)]
     if phases is not None:
         run += ["--phases", phases]
+    if max_examples is not None:
+        run += ["--max-examples", str(max_examples)]
     return run
 
 
