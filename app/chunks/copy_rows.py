@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.driver import session_driver
 from app.db.tenancy import elevated
+from app.db.type_cache import learn_types
 from app.models import KnowledgeBase
 
 STAGE_COLUMNS = (
@@ -224,3 +225,6 @@ async def _copy_codecs(session: AsyncSession) -> AsyncIterator[asyncpg.Connectio
     finally:
         await driver.reset_type_codec("regconfig", schema="pg_catalog")
         await driver.reset_type_codec("vector", schema="public")
+        # The resets cleared every type the connection had learned; the next search on it
+        # would pay the introspection otherwise.
+        await learn_types(driver)

@@ -22,6 +22,7 @@ from app.db.consistency import parse_lsn, presented_token
 from app.db.outage import is_outage, watch_connections
 from app.db.replicas import WRITE_POSITION, Replica, ReplicaSet, fetch_row
 from app.db.tenancy import TenantScope, ambient_scope, enter_scope
+from app.db.type_cache import learn_types_on_connect
 from app.db.urls import async_url
 from app.observability import metrics
 from app.observability.tracing import trace_statements
@@ -54,7 +55,8 @@ def ping_idle_connections(engine: AsyncEngine) -> None:
 
 
 def make_engine(url: str, settings: Settings) -> AsyncEngine:
-    """A pooled engine with the service's connection handling (pings, outages, tracing)."""
+    """A pooled engine with the service's connection handling (pings, types learned at
+    connect, outages, tracing)."""
     engine = create_async_engine(
         async_url(url),
         pool_size=settings.db_pool_size,
@@ -62,6 +64,7 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
         connect_args={"timeout": settings.db_connect_timeout_s},
     )
     ping_idle_connections(engine)
+    learn_types_on_connect(engine)
     watch_connections(engine)
     trace_statements(engine)
     return engine
