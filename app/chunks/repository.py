@@ -76,7 +76,7 @@ INSERT_DOCUMENTS_FOR_CHUNKS = text(
     "INSERT INTO documents (id, project_id, knowledge_base_id, external_id, title, status, "
     "format) SELECT gen_random_uuid(), :project, :kb, ref, title, 'ready', 'chunks' "
     "FROM unnest(CAST(:refs AS text[]), CAST(:titles AS text[])) AS t(ref, title) "
-    "ON CONFLICT (knowledge_base_id, external_id) WHERE external_id IS NOT NULL "
+    "ON CONFLICT (knowledge_base_id, external_id, project_id) WHERE external_id IS NOT NULL "
     "DO NOTHING RETURNING id"
 )
 

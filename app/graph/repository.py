@@ -107,7 +107,7 @@ async def upsert_entities(
             "CASE WHEN v IS NULL THEN NULL ELSE CAST(v AS vector) END "
             "FROM unnest(CAST(:keys AS text[]), CAST(:names AS text[]), CAST(:types AS text[]), "
             "CAST(:vectors AS text[])) AS u(k, n, t, v) "
-            "ON CONFLICT (knowledge_base_id, key) DO UPDATE SET updated_at = now(), "
+            "ON CONFLICT (knowledge_base_id, key, project_id) DO UPDATE SET updated_at = now(), "
             "name_embedding = coalesce(graph_entities.name_embedding, "
             "excluded.name_embedding) RETURNING key, id"
         ),
@@ -145,7 +145,7 @@ async def upsert_relations(
             "FROM unnest(CAST(:sources AS uuid[]), CAST(:targets AS uuid[]), "
             "CAST(:types AS text[]), CAST(:facts AS text[]), CAST(:vectors AS text[])) "
             "AS u(s, t, ty, f, v) "
-            "ON CONFLICT (knowledge_base_id, source_id, target_id, type, md5(fact)) "
+            "ON CONFLICT (knowledge_base_id, source_id, target_id, type, md5(fact), project_id) "
             "DO UPDATE SET updated_at = now(), fact_embedding = "
             "coalesce(graph_relations.fact_embedding, excluded.fact_embedding) "
             "RETURNING id, source_id, target_id, type, fact"
@@ -185,7 +185,8 @@ async def write_mentions(
                 "SELECT e, c, :d, :p, :kb, s, ds, :x FROM unnest(CAST(:entities AS uuid[]), "
                 "CAST(:chunks AS uuid[]), CAST(:surfaces AS text[]), "
                 "CAST(:descriptions AS text[])) AS u(e, c, s, ds) "
-                "ON CONFLICT (entity_id, chunk_id) DO UPDATE SET extraction = excluded.extraction, "
+                "ON CONFLICT (entity_id, chunk_id, project_id) DO UPDATE SET "
+                "extraction = excluded.extraction, "
                 "surface = excluded.surface, description = excluded.description, "
                 "document_id = excluded.document_id"
             ),
@@ -203,7 +204,7 @@ async def write_mentions(
                 "INSERT INTO graph_relation_mentions (relation_id, chunk_id, document_id, "
                 "project_id, knowledge_base_id, extraction) SELECT r, c, :d, :p, :kb, :x "
                 "FROM unnest(CAST(:relations AS uuid[]), CAST(:chunks AS uuid[])) AS u(r, c) "
-                "ON CONFLICT (relation_id, chunk_id) DO UPDATE SET "
+                "ON CONFLICT (relation_id, chunk_id, project_id) DO UPDATE SET "
                 "extraction = excluded.extraction, document_id = excluded.document_id"
             ),
             {

@@ -1,4 +1,10 @@
-"""Declarative base with a constraint naming convention and common column helpers."""
+"""Declarative base with a constraint naming convention and common column helpers.
+
+The migrations, not these models, create the schema. In the database every key of a
+tenant's table ends with `project_id` (migration 0034, for Citus: docs/scaling.md); the
+models keep `id` as the mapper's key and their foreign keys on `id`, which is what the ORM
+needs to identify and load rows (`session.get(Model, id)`).
+"""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ class Chunk(Timestamps, Base):
 
     # Unique within the knowledge base: a partitioned table's key holds the partition column.
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    project_id: Mapped[uuid.UUID] = mapped_column(index=True)
+    project_id: Mapped[uuid.UUID]
     knowledge_base_id: Mapped[uuid.UUID] = mapped_column(primary_key=True, index=True)
     document_id: Mapped[uuid.UUID]
     chunk_index: Mapped[int] = mapped_column(default=0)

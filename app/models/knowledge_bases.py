@@ -16,9 +16,7 @@ class KnowledgeBase(UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "knowledge_bases"
     __table_args__ = (UniqueConstraint("project_id", "name"),)
 
-    project_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("projects.id", ondelete="CASCADE"), index=True
-    )
+    project_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(64))
     title: Mapped[str]
     description: Mapped[str] = mapped_column(default="")

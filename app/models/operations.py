@@ -22,9 +22,7 @@ class SearchQuery(UUIDPrimaryKey, Base):
         Index("ix_search_queries_created_at", "created_at"),
     )
 
-    project_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("projects.id", ondelete="CASCADE"), index=True
-    )
+    project_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
     knowledge_base_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("knowledge_bases.id", ondelete="CASCADE")
     )
@@ -43,9 +41,7 @@ class Evaluation(UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "evaluations"
     __table_args__ = (Index("ix_evaluations_kb_time", "knowledge_base_id", "created_at", "id"),)
 
-    project_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("projects.id", ondelete="CASCADE"), index=True
-    )
+    project_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
     knowledge_base_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("knowledge_bases.id", ondelete="CASCADE")
     )

@@ -17,9 +17,7 @@ class Source(UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "sources"
     __table_args__ = (UniqueConstraint("knowledge_base_id", "name"),)
 
-    project_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("projects.id", ondelete="CASCADE"), index=True
-    )
+    project_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
     knowledge_base_id: Mapped[uuid.UUID] = mapped_column(
         ForeignKey("knowledge_bases.id", ondelete="CASCADE")
     )

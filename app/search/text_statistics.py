@@ -177,7 +177,7 @@ async def refresh(
     )
     await session.execute(
         statement.on_conflict_do_update(
-            index_elements=[TextStatistics.knowledge_base_id],
+            index_elements=[TextStatistics.knowledge_base_id, TextStatistics.project_id],
             set_={**values, "refreshed_at": statement.excluded.refreshed_at},
         )
     )

@@ -81,7 +81,7 @@ async def upsert_items(session: AsyncSession, rows: Sequence[dict[str, Any]]) ->
     statement = insert(SourceItem).values(list(rows))
     await session.execute(
         statement.on_conflict_do_update(
-            index_elements=[SourceItem.source_id, SourceItem.item_key],
+            index_elements=[SourceItem.source_id, SourceItem.item_key, SourceItem.project_id],
             set_={
                 "version": statement.excluded.version,
                 "content_sha256": statement.excluded.content_sha256,
