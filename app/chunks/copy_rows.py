@@ -223,9 +223,14 @@ async def _copy_codecs(session: AsyncSession) -> AsyncIterator[asyncpg.Connectio
     )
     try:
         yield driver
-    finally:
-        await driver.reset_type_codec("regconfig", schema="pg_catalog")
-        await driver.reset_type_codec("vector", schema="public")
-        # The resets cleared every type the connection had learned; the next search on it
-        # would pay the introspection otherwise.
-        await learn_types(driver)
+    except BaseException:
+        # asyncpg looks a type up with a query to reset its codec, which the aborted
+        # transaction would refuse, and that error would replace this one. The connection
+        # keeps codecs SQLAlchemy's types do not expect, so the pool discards it instead.
+        await (await session.connection()).invalidate()
+        raise
+    await driver.reset_type_codec("regconfig", schema="pg_catalog")
+    await driver.reset_type_codec("vector", schema="public")
+    # The resets cleared every type the connection had learned; the next search on it would
+    # pay the introspection otherwise.
+    await learn_types(driver)

@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, PendingRollbackError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 APP_ROLE = "arbor_app"
@@ -97,7 +97,9 @@ async def elevated(session: AsyncSession) -> AsyncIterator[None]:
         # A statement in the block failed: the transaction is aborted, so resetting the role
         # fails too, and that error hid the one that aborted it (a COPY's, in an ingestion
         # job's log). The rollback that follows ends the role with the transaction.
-        with contextlib.suppress(DBAPIError):
+        # A block that discarded its connection (a failed COPY) leaves the session to roll
+        # back first (PendingRollbackError).
+        with contextlib.suppress(DBAPIError, PendingRollbackError):
             await session.execute(_SET_ROLE, {"role": APP_ROLE})
         raise
     await session.execute(_SET_ROLE, {"role": APP_ROLE})
