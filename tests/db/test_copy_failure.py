@@ -14,6 +14,7 @@ from app.chunks.copy_rows import ChunkRow, insert_rows
 from app.config import Settings
 from app.db.engine import Database
 from app.models import KnowledgeBase
+from tests.search.corpus import create_kb
 
 
 def row(chunk_id: uuid.UUID, document_id: uuid.UUID) -> ChunkRow:
@@ -42,8 +43,7 @@ def row(chunk_id: uuid.UUID, document_id: uuid.UUID) -> ChunkRow:
 async def test_a_failed_copy_raises_its_own_error_and_its_connection_is_discarded(
     client: httpx.AsyncClient, settings: Settings, database_url: str
 ) -> None:
-    uploaded = await client.post("/v1/knowledge-bases", json={"name": "soil"})
-    assert uploaded.status_code == 201, uploaded.text
+    created = await create_kb(client, "soil")
     document = await client.post(
         "/v1/knowledge-bases/soil/documents",
         params={"wait": "true"},
@@ -56,7 +56,7 @@ async def test_a_failed_copy_raises_its_own_error_and_its_connection_is_discarde
     database = Database(database_url, settings.model_copy(update={"db_pool_size": 1}))
     try:
         async with database.transaction() as session:
-            kb = await session.get(KnowledgeBase, uuid.UUID(uploaded.json()["id"]))
+            kb = await session.get(KnowledgeBase, uuid.UUID(created["id"]))
             assert kb is not None
             project = kb.project_id
         with pytest.raises(asyncpg.UniqueViolationError):

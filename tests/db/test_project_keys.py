@@ -14,6 +14,7 @@ from alembic import command
 
 from app.db.migrate import alembic_config
 from app.db.urls import asyncpg_dsn
+from tests.search.corpus import create_kb
 
 # Tables with a project that are not distributed by it (docs/scaling.md, "Table by table"):
 # keys are looked up before the project is known, and the job queue is claimed across tenants.
@@ -91,9 +92,7 @@ async def test_no_foreign_key_check_can_take_an_index_on_the_project_alone(
 
 
 async def knowledge_base(client: httpx.AsyncClient, name: str) -> uuid.UUID:
-    response = await client.post("/v1/knowledge-bases", json={"name": name})
-    assert response.status_code == 201, response.text
-    return uuid.UUID(response.json()["id"])
+    return uuid.UUID((await create_kb(client, name))["id"])
 
 
 async def test_a_row_cannot_belong_to_another_project_than_its_knowledge_base(

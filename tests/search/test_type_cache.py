@@ -12,6 +12,7 @@ import pytest
 from app.config import Settings
 from app.db.engine import Database
 from app.db.type_cache import learn_types
+from app.db.urls import asyncpg_dsn
 from tests.conftest import with_database
 from tests.search.corpus import create_kb, search
 
@@ -52,7 +53,7 @@ async def test_a_database_without_pgvector_still_connects(
 ) -> None:
     """The migration runner connects before the extension exists: only the arrays are learned."""
     bare = with_database(pg_url, "postgres")
-    admin = await asyncpg.connect(bare.replace("postgresql+asyncpg", "postgresql"))
+    admin = await asyncpg.connect(asyncpg_dsn(bare))
     try:
         assert await admin.fetchval("SELECT to_regtype('public.vector')") is None
         await learn_types(admin)
