@@ -59,6 +59,21 @@ def knowledge_base_constant(plan: Plan, target: Target, index: int) -> ColumnEle
     return bindparam(f"kb_{index}", target.knowledge_base_id, Uuid, literal_execute=plan.reuse_plan)
 
 
+def project_parameter(plan: Plan) -> ColumnElement[Any]:
+    """The searched project's id, a parameter of every statement. Row-level security already
+    keeps other projects' rows out; the tenant named in SQL is what lets a sharded database
+    (Citus, distributed by `project_id`: docs/scaling.md) send the statement to the one shard
+    that holds the project's rows instead of to all of them."""
+    return bindparam("project", plan.project_id, Uuid)
+
+
+def its_document(table: Any = chunks) -> ColumnElement[bool]:
+    """A chunk's document, matched on the document's whole key (id and project), so that the
+    join stays within one shard of a database sharded by project. `table`: an alias of
+    `chunks`."""
+    return and_(documents.c.id == table.c.document_id, documents.c.project_id == table.c.project_id)
+
+
 def constant(value: int) -> ColumnElement[int]:
     """A row limit written into the statement text (statements are cached per limit)."""
     return literal(value, Integer, literal_execute=True)
@@ -93,7 +108,10 @@ def scope(target: Target, plan: Plan, index: int, table: Any = chunks) -> Select
     scope = (
         select()
         .select_from(table)
-        .where(table.c.knowledge_base_id == knowledge_base_constant(plan, target, index))
+        .where(
+            table.c.knowledge_base_id == knowledge_base_constant(plan, target, index),
+            table.c.project_id == project_parameter(plan),
+        )
     )
     if plan.check_documents:
         condition = (
@@ -101,7 +119,7 @@ def scope(target: Target, plan: Plan, index: int, table: Any = chunks) -> Select
         )
         document_ok = (
             select(and_(documents.c.status != "failed", condition))
-            .where(documents.c.id == table.c.document_id)
+            .where(its_document(table))
             .scalar_subquery()
         )
         scope = scope.where(document_ok)

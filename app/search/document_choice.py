@@ -55,18 +55,19 @@ async def choose(
         # usually few, and skipping them needs no look-up per candidate. Where they hold
         # most of the chunks, the few readable documents are chosen instead (below): the
         # HNSW walk would pass over mostly skipped entries.
-        hidden = await repository.hidden_documents(session, kb_ids, visible)
+        hidden = await repository.hidden_documents(session, kbs[0].project_id, kb_ids, visible)
         if hidden is not None and hidden[1] * 2 <= await total_chunks():
             ids, chunks = hidden
             return DocumentChoice(excluded=ids, excluded_chunks=chunks, settled=True)
     chosen = await _chosen_documents(
-        session, kb_ids, options, visible if restricted else None, total_chunks
+        session, kbs[0].project_id, kb_ids, options, visible if restricted else None, total_chunks
     )
     return DocumentChoice(documents=chosen)
 
 
 async def _chosen_documents(
     session: AsyncSession,
+    project_id: uuid.UUID,
     kb_ids: list[uuid.UUID],
     options: SearchOptions,
     visible: ColumnElement[bool] | None,
@@ -83,10 +84,14 @@ async def _chosen_documents(
             condition = compile_filter(options.filter, fields.DOCUMENT_FIELDS_AND_METADATA)
         except ValidationFailed:
             return None
-        if await repository.own_chunk_metadata(session, kb_ids):
+        if await repository.own_chunk_metadata(session, project_id, kb_ids):
             return None
     if visible is not None:
         condition = and_(condition, visible)
     return await repository.prefilter_documents(
-        session, kb_ids, condition, max_chunks=repository.prefilter_limit(await total_chunks())
+        session,
+        project_id,
+        kb_ids,
+        condition,
+        max_chunks=repository.prefilter_limit(await total_chunks()),
     )

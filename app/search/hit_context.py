@@ -6,14 +6,12 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import (
-    select,
-    text,
-)
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.models import Chunk, Document
+from app.search.candidates import its_document
 
 chunks = Chunk.__table__
 documents = Document.__table__
@@ -27,10 +25,12 @@ MAX_PARENT_TEXT = 4000
 ChunkKey = tuple[uuid.UUID, uuid.UUID]
 
 
-def _key_values(keys: Sequence[ChunkKey]) -> dict[str, Any]:
+def _key_values(project_id: uuid.UUID, keys: Sequence[ChunkKey]) -> dict[str, Any]:
     """The keys as parallel arrays, and their knowledge bases alone: a constant list the
-    planner prunes the partitions of `chunks` by."""
+    planner prunes the partitions of `chunks` by; and their project, named in every join so
+    that a database sharded by project reads one shard (docs/scaling.md)."""
     return {
+        "project": project_id,
         "key_kbs": [kb for kb, _ in keys],
         "key_ids": [chunk_id for _, chunk_id in keys],
         "kbs": list(dict.fromkeys(kb for kb, _ in keys)),
@@ -40,8 +40,10 @@ def _key_values(keys: Sequence[ChunkKey]) -> dict[str, Any]:
 KEYED_CHUNKS = (
     "unnest(CAST(:key_kbs AS uuid[]), CAST(:key_ids AS uuid[])) AS k(kb, id) "
     "JOIN chunks c ON c.knowledge_base_id = k.kb AND c.id = k.id "
-    "AND c.knowledge_base_id = ANY(CAST(:kbs AS uuid[]))"
+    "AND c.knowledge_base_id = ANY(CAST(:kbs AS uuid[])) AND c.project_id = :project"
 )
+# A keyed chunk's document, joined on the whole key.
+ITS_DOCUMENT = "JOIN documents d ON d.id = c.document_id AND d.project_id = c.project_id"
 
 
 def _by_path_position(row: Any) -> tuple[str, str, int]:
@@ -53,7 +55,7 @@ def _by_path_position(row: Any) -> tuple[str, str, int]:
 
 
 async def tree_paths(
-    session: AsyncSession, keys: Sequence[ChunkKey]
+    session: AsyncSession, project_id: uuid.UUID, keys: Sequence[ChunkKey]
 ) -> dict[ChunkKey, list[dict[str, Any]]]:
     """For each chunk, the tree nodes along its node_path, root first (text capped).
 
@@ -69,13 +71,14 @@ async def tree_paths(
         f"""
         SELECT c.knowledge_base_id, c.id, p.depth, n.node, left(n.text, :cap) AS text,
                n.text_length > :cap AS truncated, d.tree IS NOT NULL AS has_tree
-        FROM {KEYED_CHUNKS} JOIN documents d ON d.id = c.document_id
+        FROM {KEYED_CHUNKS} {ITS_DOCUMENT}
         CROSS JOIN LATERAL unnest(c.node_path) WITH ORDINALITY AS p(node_id, depth)
         LEFT JOIN document_nodes n ON n.document_id = c.document_id
-             AND n.node_id = p.node_id AND n.depth = p.depth - 1
+             AND n.project_id = c.project_id AND n.node_id = p.node_id AND n.depth = p.depth - 1
         """
     )
-    rows = await session.execute(statement, {**_key_values(keys), "cap": MAX_PARENT_TEXT})
+    values = {**_key_values(project_id, keys), "cap": MAX_PARENT_TEXT}
+    rows = await session.execute(statement, values)
     paths: dict[ChunkKey, list[dict[str, Any]]] = {}
     to_walk: list[ChunkKey] = []
     for kb, chunk_id, depth, node, node_text, truncated, has_tree in sorted(
@@ -88,12 +91,12 @@ async def tree_paths(
             path.append({**node, "text": node_text or "", "truncated": bool(truncated)})
         elif has_tree:
             to_walk.append((kb, chunk_id))
-    paths.update(await _walked_paths(session, to_walk))
+    paths.update(await _walked_paths(session, project_id, to_walk))
     return paths
 
 
 async def _walked_paths(
-    session: AsyncSession, keys: Sequence[ChunkKey]
+    session: AsyncSession, project_id: uuid.UUID, keys: Sequence[ChunkKey]
 ) -> dict[ChunkKey, list[dict[str, Any]]]:
     """The paths of these chunks walked in their documents' trees, from the root down through
     each node's `children` (the whole tree is read)."""
@@ -103,7 +106,7 @@ async def _walked_paths(
         f"""
         WITH RECURSIVE hit AS (
             SELECT c.knowledge_base_id AS kb, c.id, c.node_path, d.tree
-            FROM {KEYED_CHUNKS} JOIN documents d ON d.id = c.document_id
+            FROM {KEYED_CHUNKS} {ITS_DOCUMENT}
             WHERE d.tree IS NOT NULL AND cardinality(c.node_path) > 0
         ), walk(kb, id, depth, node) AS (
             SELECT hit.kb, hit.id, 1, hit.tree->'root' FROM hit
@@ -124,7 +127,8 @@ async def _walked_paths(
         FROM walk
         """
     )
-    rows = await session.execute(statement, {**_key_values(keys), "cap": MAX_PARENT_TEXT})
+    values = {**_key_values(project_id, keys), "cap": MAX_PARENT_TEXT}
+    rows = await session.execute(statement, values)
     paths: dict[ChunkKey, list[dict[str, Any]]] = {}
     for kb, chunk_id, _depth, node, node_text, truncated in sorted(
         rows.all(), key=_by_path_position
@@ -136,7 +140,7 @@ async def _walked_paths(
 
 
 async def neighbours(
-    session: AsyncSession, keys: Sequence[ChunkKey]
+    session: AsyncSession, project_id: uuid.UUID, keys: Sequence[ChunkKey]
 ) -> dict[ChunkKey, dict[int, tuple[uuid.UUID, int, str]]]:
     """For each chunk, the chunks just before (-1) and after (+1) it in its document."""
     if not keys:
@@ -148,13 +152,13 @@ async def neighbours(
         FROM {KEYED_CHUNKS}
         JOIN chunks n ON n.knowledge_base_id = c.knowledge_base_id
              AND n.knowledge_base_id = ANY(CAST(:kbs AS uuid[]))
-             AND n.document_id = c.document_id
+             AND n.project_id = c.project_id AND n.document_id = c.document_id
              AND n.chunk_index IN (c.chunk_index - 1, c.chunk_index + 1)
         """
     )
     found: dict[ChunkKey, dict[int, tuple[uuid.UUID, int, str]]] = {}
     for kb, chunk_id, side, other_id, index, other_text in (
-        await session.execute(statement, _key_values(keys))
+        await session.execute(statement, _key_values(project_id, keys))
     ).all():
         found.setdefault((kb, chunk_id), {})[int(side)] = (other_id, index, other_text)
     return found
@@ -162,6 +166,7 @@ async def neighbours(
 
 async def chunk_lineage(
     session: AsyncSession,
+    project_id: uuid.UUID,
     knowledge_base_id: uuid.UUID,
     chunk_ids: Sequence[uuid.UUID],
     *,
@@ -172,8 +177,9 @@ async def chunk_lineage(
         return []
     rows = await session.execute(
         select(chunks.c.id, chunks.c.node_path)
-        .select_from(chunks.join(documents, documents.c.id == chunks.c.document_id))
+        .select_from(chunks.join(documents, its_document()))
         .where(
+            chunks.c.project_id == project_id,
             chunks.c.knowledge_base_id == knowledge_base_id,
             chunks.c.id.in_(list(chunk_ids)),
             visible,

@@ -92,8 +92,10 @@ async def chunk_contexts(
     """The reference's HierarchyJoin on its own: `include=context` for chunks the caller names
     (hits it kept, or found elsewhere). Chunks it may not read are as missing as unknown ones."""
     wanted = list(dict.fromkeys(chunk_ids))
-    lineage = await hit_context.chunk_lineage(session, kb.id, wanted, visible=visible)
-    contexts = await contexts_of(session, lineage)
+    lineage = await hit_context.chunk_lineage(
+        session, kb.project_id, kb.id, wanted, visible=visible
+    )
+    contexts = await contexts_of(session, kb.project_id, lineage)
     return ChunkContexts(
         items=[
             ChunkContext(chunk_id=chunk_id, context=contexts[kb.id, chunk_id])
@@ -105,12 +107,15 @@ async def chunk_contexts(
 
 
 async def contexts_of(
-    session: AsyncSession, lineage: Sequence[tuple[ChunkKey, list[str]]]
+    session: AsyncSession,
+    project_id: uuid.UUID,
+    lineage: Sequence[tuple[ChunkKey, list[str]]],
 ) -> dict[ChunkKey, HitContext]:
-    """Each chunk's context from its key (knowledge base, id) and node path."""
+    """Each chunk's context from its key (knowledge base, id) and node path, in the project
+    that holds the knowledge bases."""
     keys = [key for key, _ in lineage]
-    paths = await hit_context.tree_paths(session, keys)
-    around = await hit_context.neighbours(session, keys)
+    paths = await hit_context.tree_paths(session, project_id, keys)
+    around = await hit_context.neighbours(session, project_id, keys)
     contexts: dict[ChunkKey, HitContext] = {}
     for key, node_path in lineage:
         path = paths.get(key, [])

@@ -148,8 +148,9 @@ def statement(plan: Plan) -> Select[Any]:
                     # The searched knowledge bases as constants: the planner reads only their
                     # partitions (and those partitions' indexes) for this join.
                     chunks.c.knowledge_base_id == any_(searched_knowledge_bases(plan)),
+                    chunks.c.project_id == candidates.project_parameter(plan),
                 ),
-            ).join(documents, documents.c.id == chunks.c.document_id)
+            ).join(documents, candidates.its_document())
         )
         .subquery("hits")
     )
@@ -211,7 +212,7 @@ def bound_values(plan: Plan) -> dict[str, Any]:
     """The named parameters of a plan's statement: everything that differs between searches
     of one shape, apart from the filter's values. tests/search/test_statement_cache.py holds
     them equal to the values `statement` binds."""
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = {"project": plan.project_id}
     values["knowledge_bases"] = [t.knowledge_base_id for t in plan.targets]
     for index, target in enumerate(plan.targets):
         values[f"kb_{index}"] = target.knowledge_base_id

@@ -38,6 +38,8 @@ class TextQuery:
 
 @dataclass(frozen=True, slots=True)
 class Plan:
+    # The project every target belongs to (a search never spans projects).
+    project_id: uuid.UUID
     targets: Sequence[Target]
     dimensions: int
     vector: Sequence[float] | None

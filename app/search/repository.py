@@ -68,6 +68,7 @@ async def prepare(
     query: str | None,
     languages: Sequence[str],
     websearch: bool,
+    project_id: uuid.UUID,
     knowledge_base_ids: Sequence[uuid.UUID],
     reuse_plan: bool,
 ) -> Prepared:
@@ -95,15 +96,16 @@ async def prepare(
         "ef": str(ef_search),
         "plan_cache_mode": "auto" if reuse_plan else "force_custom_plan",
         "kbs": list(knowledge_base_ids),
+        "project": project_id,
     }
     # Failed documents are few (a partial index holds them) and normally hold no chunks: a
     # document's chunks are written with its `ready` status, and a failed reindex keeps the
     # document ready. Only the chunk API can put chunks under a failed document.
     settings.append(
         "EXISTS (SELECT 1 FROM documents d WHERE d.knowledge_base_id = ANY(CAST(:kbs AS uuid[])) "
-        "AND d.status = 'failed' AND EXISTS (SELECT 1 FROM chunks c "
-        "WHERE c.knowledge_base_id = ANY(CAST(:kbs AS uuid[])) AND c.document_id = d.id)) "
-        "AS failed_with_chunks"
+        "AND d.project_id = :project AND d.status = 'failed' AND EXISTS (SELECT 1 FROM chunks c "
+        "WHERE c.knowledge_base_id = ANY(CAST(:kbs AS uuid[])) AND c.project_id = d.project_id "
+        "AND c.document_id = d.id)) AS failed_with_chunks"
     )
     path = search_path_for(session)
     if path is not None:  # keeps the GIN indexes usable under RLS
@@ -147,6 +149,7 @@ async def prepare(
 
 async def prefilter_documents(
     session: AsyncSession,
+    project_id: uuid.UUID,
     knowledge_base_ids: Sequence[uuid.UUID],
     condition: ColumnElement[bool],
     *,
@@ -163,6 +166,7 @@ async def prefilter_documents(
     passing = (
         select(documents.c.id, documents.c.chunk_count)
         .where(
+            documents.c.project_id == project_id,
             documents.c.knowledge_base_id.in_(list(knowledge_base_ids)),
             documents.c.status != "failed",
             condition,
@@ -191,7 +195,10 @@ HIDDEN_MAX_DOCUMENTS = 1_000
 
 
 async def hidden_documents(
-    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID], visible: ColumnElement[bool]
+    session: AsyncSession,
+    project_id: uuid.UUID,
+    knowledge_base_ids: Sequence[uuid.UUID],
+    visible: ColumnElement[bool],
 ) -> tuple[list[uuid.UUID], int] | None:
     """The documents of these knowledge bases that the caller may not read (`visible` is not
     true of them) or that failed, and how many chunks they hold, when there are at most
@@ -200,7 +207,8 @@ async def hidden_documents(
     Most documents are usually readable by every key of a project: skipping the few that are
     not costs one index scan of `documents`, where checking every candidate's document cost
     a primary-key probe under row-level security per chunk (app/search/document_choice.py)."""
-    found = (await session.execute(*hidden_documents_statement(knowledge_base_ids, visible))).all()
+    statement = hidden_documents_statement(project_id, knowledge_base_ids, visible)
+    found = (await session.execute(*statement)).all()
     if len(found) > HIDDEN_MAX_DOCUMENTS:
         return None
     return [row.id for row in found], sum(row.chunk_count or 0 for row in found)
@@ -212,19 +220,19 @@ _hidden_documents_statements: StatementCache[Select[Any]] = StatementCache()
 
 
 def hidden_documents_statement(
-    knowledge_base_ids: Sequence[uuid.UUID], visible: ColumnElement[bool]
+    project_id: uuid.UUID, knowledge_base_ids: Sequence[uuid.UUID], visible: ColumnElement[bool]
 ) -> tuple[Select[Any], dict[str, Any]]:
     """`hidden_documents`'s statement, built once per visibility structure, and its values."""
     return _hidden_documents_statements.get(
         "hidden",
         visible,
-        lambda: hidden_documents_query(knowledge_base_ids, visible),
-        {"knowledge_bases": list(knowledge_base_ids)},
+        lambda: hidden_documents_query(project_id, knowledge_base_ids, visible),
+        {"project": project_id, "knowledge_bases": list(knowledge_base_ids)},
     )
 
 
 def hidden_documents_query(
-    knowledge_base_ids: Sequence[uuid.UUID], visible: ColumnElement[bool]
+    project_id: uuid.UUID, knowledge_base_ids: Sequence[uuid.UUID], visible: ColumnElement[bool]
 ) -> Select[Any]:
     access = documents.c.access
     in_knowledge_bases: BindParameter[list[uuid.UUID]] = bindparam(
@@ -233,6 +241,7 @@ def hidden_documents_query(
     return (
         select(documents.c.id, documents.c.chunk_count)
         .where(
+            documents.c.project_id == bindparam("project", project_id, Uuid),
             documents.c.knowledge_base_id.in_(in_knowledge_bases),
             # What a caller may not read has an access list: the predicate of the partial
             # index `ix_documents_restricted` (migration 0029), so only those are read
@@ -249,6 +258,7 @@ def hidden_documents_query(
 
 async def absent_metadata_keys(
     session: AsyncSession,
+    project_id: uuid.UUID,
     knowledge_base_ids: Sequence[uuid.UUID],
     keys: Sequence[str],
     visible: ColumnElement[bool],
@@ -266,6 +276,7 @@ async def absent_metadata_keys(
     in_documents = (
         select(documents.c.id)
         .where(
+            documents.c.project_id == project_id,
             documents.c.knowledge_base_id.in_(kbs),
             documents.c.metadata.has_key(wanted.c.key),
             visible,
@@ -275,6 +286,7 @@ async def absent_metadata_keys(
     in_chunks = (
         select(chunks.c.id)
         .where(
+            chunks.c.project_id == project_id,
             chunks.c.knowledge_base_id.in_(kbs),
             chunks.c.own_metadata,
             chunks.c.metadata.has_key(wanted.c.key),
@@ -288,13 +300,15 @@ async def absent_metadata_keys(
 
 
 async def own_chunk_metadata(
-    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID]
+    session: AsyncSession, project_id: uuid.UUID, knowledge_base_ids: Sequence[uuid.UUID]
 ) -> bool:
     """Whether any chunk of these knowledge bases has metadata of its own (a partial index)."""
     found = await session.scalar(
         select(
             exists().where(
-                chunks.c.knowledge_base_id.in_(list(knowledge_base_ids)), chunks.c.own_metadata
+                chunks.c.project_id == project_id,
+                chunks.c.knowledge_base_id.in_(list(knowledge_base_ids)),
+                chunks.c.own_metadata,
             )
         )
     )

@@ -183,6 +183,7 @@ async def search(
         query=query,
         languages=[kb.text_search_language for kb in kbs],
         websearch=options.text_match is TextMatch.WEBSEARCH,
+        project_id=first.project_id,
         knowledge_base_ids=[kb.id for kb in kbs],
         reuse_plan=reuse_plan,
     )
@@ -207,6 +208,7 @@ async def search(
         and len(re.findall(r"\w+", query)) <= TRIGRAM_MAX_WORDS
     )
     plan = plans.Plan(
+        project_id=first.project_id,
         targets=[
             _target(
                 kb.id,
@@ -267,7 +269,9 @@ async def search(
 
     contexts = (
         await contexts_of(
-            session, [((row.knowledge_base_id, row.chunk_id), row.node_path) for row in rows]
+            session,
+            first.project_id,
+            [((row.knowledge_base_id, row.chunk_id), row.node_path) for row in rows],
         )
         if Include.CONTEXT in options.include
         else {}
@@ -311,7 +315,11 @@ async def _filter_warnings(
     if not keys:
         return []
     absent = await repository.absent_metadata_keys(
-        session, [kb.id for kb in kbs], keys, true() if visible is None else visible
+        session,
+        kbs[0].project_id,
+        [kb.id for kb in kbs],
+        keys,
+        true() if visible is None else visible,
     )
     return [
         f"No document or chunk you can read in the searched knowledge bases has the metadata "
@@ -334,8 +342,9 @@ async def _text_statistics_of(
     now = time.monotonic()
     expired = [kb for kb in kbs if _text_statistics.get(kb.id, (0, None, 0.0))[2] < now]
     if expired:
-        counts = await knowledge_bases.chunk_counts(session, [kb.id for kb in expired])
-        stored = await text_statistics.load(session, [kb.id for kb in expired])
+        project_id, expired_ids = kbs[0].project_id, [kb.id for kb in expired]
+        counts = await knowledge_bases.chunk_counts(session, project_id, expired_ids)
+        stored = await text_statistics.load(session, project_id, expired_ids)
         for kb in expired:
             count, stats = counts[kb.id], stored.get(kb.id)
             if text_statistics.is_stale(stats, count):

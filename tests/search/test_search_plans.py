@@ -300,11 +300,15 @@ async def test_documents_are_chosen_only_when_few(
         )
         assert uploaded.status_code in (200, 201, 202), uploaded.text
     kb_ids = [uuid.UUID(kb["id"])]
+    async with app.state.database.transaction() as session:
+        kb_row = await session.get(KnowledgeBase, kb_ids[0])
+        assert kb_row is not None
+        project_id = kb_row.project_id
 
     async def chosen(condition: Any, max_chunks: int = 1_000) -> list[uuid.UUID] | None:
         async with app.state.database.transaction() as session:
             return await repository.prefilter_documents(
-                session, kb_ids, condition, max_chunks=max_chunks
+                session, project_id, kb_ids, condition, max_chunks=max_chunks
             )
 
     everything = await chosen(true())
@@ -349,13 +353,13 @@ async def test_hidden_documents_are_listed_through_their_partial_index(
         kb_row = await session.get(KnowledgeBase, kb_id)
         assert kb_row is not None
         await enter_scope(session, TenantScope(kb_row.project_id))
-        found = await repository.hidden_documents(session, [kb_id], visible)
+        found = await repository.hidden_documents(session, kb_row.project_id, [kb_id], visible)
         assert found is not None
         assert found[0] == await titled(app, "doc 1")
         # Whether the index can serve it, not whether two documents are worth it.
         await session.execute(text("SELECT set_config('enable_seqscan', 'off', true)"))
         connection = await session.connection()
-        query = repository.hidden_documents_query([kb_id], visible)
+        query = repository.hidden_documents_query(kb_row.project_id, [kb_id], visible)
         compiled = query.compile(
             dialect=connection.dialect, compile_kwargs={"render_postcompile": True}
         )

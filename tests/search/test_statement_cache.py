@@ -44,6 +44,7 @@ def target(
 
 def plan(targets: list[Target], **changes: Any) -> Plan:
     base = Plan(
+        project_id=uuid.uuid4(),
         targets=targets,
         dimensions=3,
         vector=[0.1, 0.2, 0.3],
@@ -167,11 +168,18 @@ def test_knowledge_bases_with_different_queries_are_not_cached() -> None:
 
 def test_a_documents_read_and_hidden_documents_run_with_the_callers_own_principals() -> None:
     """The same statements, built once per visibility structure, for keys that hold different
-    principals: each caller's values, never the first caller's."""
+    principals (and, for the hidden documents, of different projects): each caller's values,
+    never the first caller's."""
     kb_id, doc_id = uuid.uuid4(), uuid.uuid4()
+    first_project, later_project = uuid.uuid4(), uuid.uuid4()
+    projects = iter([first_project, later_project, later_project] * 2)
     for build in (
-        lambda visible: documents_repository.by_ref_statement(kb_id, str(doc_id), visible),
-        lambda visible: search_repository.hidden_documents_statement([kb_id], visible),
+        lambda visible: documents_repository.by_ref_statement(
+            next(projects), kb_id, str(doc_id), visible
+        ),
+        lambda visible: search_repository.hidden_documents_statement(
+            next(projects), [kb_id], visible
+        ),
     ):
         cached, _ = build(visible_documents_clause(frozenset({"team-a"})))
         later = visible_documents_clause(frozenset({"team-b"}))
@@ -180,6 +188,7 @@ def test_a_documents_read_and_hidden_documents_run_with_the_callers_own_principa
         compiled = cached.compile(dialect=DIALECT).construct_params(values)
         assert ["team-b"] in compiled.values()
         assert ["team-a"] not in compiled.values()
+        assert first_project not in compiled.values()
         # Another structure (no principals at all) is another statement.
         assert build(visible_documents_clause(frozenset()))[0] is not cached
 

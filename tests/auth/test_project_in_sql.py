@@ -1,0 +1,139 @@
+"""Every statement a search or a read of a knowledge base or document sends names its project
+beside each tenant table it reads.
+
+Row-level security already keeps other projects' rows out; a sharded database (Citus,
+distributed by `project_id`: docs/scaling.md) routes a statement to the one shard holding a
+project only from a `project_id` condition written in the statement itself, and keeps a join
+on one shard only when both sides are joined on `project_id` too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+from tests.auth.helpers import bearer, create_key, create_project, upload
+from tests.helpers import statements_sent
+
+TENANT_TABLES = (
+    "chunks",
+    "documents",
+    "document_nodes",
+    "knowledge_bases",
+    "knowledge_base_tallies",
+    "text_statistics",
+)
+# Statements of the app's own loops (the job queue, webhooks, the events feed), which run
+# while the searches do and are not a search's.
+BACKGROUND = re.compile(r"\b(jobs|webhooks|events|periodic_runs)\b")
+READ = re.compile(
+    rf"\b(?:FROM|JOIN)\s+(?:public\.)?({'|'.join(TENANT_TABLES)})\b"
+    r"(?:\s+(?:AS\s+)?(?!(?:WHERE|ON|JOIN|LEFT|INNER|CROSS|FULL|GROUP|ORDER|LIMIT|UNION)\b)(\w+))?",
+    re.IGNORECASE,
+)
+
+
+def unnamed_projects(statement: str) -> list[str]:
+    """The tenant tables (or their aliases) the statement reads with no `project_id`
+    condition on them."""
+    missing = []
+    for match in READ.finditer(statement):
+        name = match.group(2) or match.group(1)
+        if not re.search(
+            rf"\b{re.escape(name)}\.project_id\s*=|=\s*{re.escape(name)}\.project_id\b", statement
+        ):
+            missing.append(name)
+    return missing
+
+
+def test_the_checker_finds_a_table_read_without_its_project() -> None:
+    assert unnamed_projects("SELECT 1 FROM chunks WHERE chunks.knowledge_base_id = $1") == [
+        "chunks"
+    ]
+    assert unnamed_projects(
+        "SELECT 1 FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.project_id = $1"
+    ) == ["d"]
+    assert (
+        unnamed_projects(
+            "SELECT 1 FROM chunks AS known_0 JOIN documents ON documents.id = known_0.document_id "
+            "AND documents.project_id = known_0.project_id WHERE known_0.project_id = $1"
+        )
+        == []
+    )
+
+
+async def searches(client: httpx.AsyncClient) -> tuple[str, str, str, list[dict[str, Any]]]:
+    """A knowledge base of one project, with a document hidden from a read key, and the
+    searches to run as that key: hybrid with context, a filter on document fields (chosen
+    documents), a filter that matches nothing (its warnings), and a misspelled word (the
+    trigram fallback)."""
+    await create_project(client, "acme")
+    await create_project(client, "other")
+    write = (await create_key(client, "acme", scopes=["write"]))["key"]
+    kb = (
+        await client.post(
+            "/v1/knowledge-bases",
+            json={"name": "routed", "embedding": {"provider": "none", "dimensions": 4}},
+            headers=bearer(write),
+        )
+    ).json()["id"]
+    text = "Zebras graze on the savanna at dawn."
+    readable = (await upload(client, write, kb, text, external_id="open"))["id"]
+    await upload(
+        client,
+        write,
+        kb,
+        "Zebras hide their stripes from the lions.",
+        external_id="secret",
+        access={"principals": ["group:secret"]},
+    )
+    read = (await create_key(client, "acme", scopes=["read"], principals=["group:staff"]))["key"]
+    vector = [1.0, 0.0, 0.0, 0.0]
+    bodies: list[dict[str, Any]] = [
+        {"query": "zebras", "vector": vector, "include": ["context"]},
+        {"query": "zebras", "mode": "text", "filter": {"external_id": "open"}},
+        {"query": "zebras", "mode": "text", "filter": {"metadata.colour": "blue"}},
+        {"query": "zebrsa", "mode": "text"},
+    ]
+    return read, kb, readable, bodies
+
+
+def check_paths(found: list[dict[str, Any]], readable: str) -> None:
+    """Each search took the path it is there for."""
+    hybrid, chosen, unmatched, misspelled = found
+    assert [hit["doc_id"] for hit in hybrid["hits"]] == [readable]
+    assert hybrid["hits"][0]["context"] is not None
+    assert [hit["doc_id"] for hit in chosen["hits"]] == [readable]
+    assert unmatched["hits"] == []
+    assert unmatched["warnings"]
+    assert misspelled["candidates"]["trigram"] == 1
+    assert [hit["doc_id"] for hit in misspelled["hits"]] == [readable]
+
+
+async def test_every_statement_of_a_search_or_a_read_names_its_project(
+    admin: httpx.AsyncClient, app: FastAPI
+) -> None:
+    read, kb, readable, bodies = await searches(admin)
+    with statements_sent(
+        app.state.database.engine, lambda statement: not BACKGROUND.search(statement)
+    ) as sent:
+        found = []
+        for body in bodies:
+            response = await admin.post(
+                f"/v1/knowledge-bases/{kb}/search", json=body, headers=bearer(read)
+            )
+            assert response.status_code == 200, response.text
+            found.append(response.json())
+        for path in ("", "/documents", f"/documents/{readable}", f"/documents/{readable}/tree"):
+            response = await admin.get(f"/v1/knowledge-bases/{kb}{path}", headers=bearer(read))
+            assert response.status_code == 200, (path, response.text)
+    check_paths(found, readable)
+    read_tables = [statement for statement, _ in sent if READ.search(statement)]
+    assert len(read_tables) >= len(bodies)
+    unnamed = {
+        statement: missing for statement, _ in sent if (missing := unnamed_projects(statement))
+    }
+    assert unnamed == {}
