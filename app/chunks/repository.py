@@ -287,7 +287,7 @@ async def list_page(
     chunks = list((await session.scalars(query)).all())
     if len(conditions) == 1:
         # The whole knowledge base: its tally, not a count of every chunk on each page.
-        return chunks, (await chunk_counts(session, kb.project_id, [kb.id]))[kb.id]
+        return chunks, (await chunk_counts(session, [kb.id]))[kb.id]
     total = await session.scalar(select(func.count()).select_from(Chunk).where(*conditions))
     return chunks, int(total or 0)
 
@@ -296,7 +296,7 @@ async def counts(session: AsyncSession, kb: KnowledgeBase) -> tuple[int, int]:
     row = (
         await session.execute(
             select(func.count(), func.count(Chunk.embedding)).where(
-                Chunk.project_id == kb.project_id, Chunk.knowledge_base_id == kb.id
+                Chunk.knowledge_base_id == kb.id
             )
         )
     ).one()

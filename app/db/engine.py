@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import (
 from app.config import Settings
 from app.db.consistency import parse_lsn, presented_token
 from app.db.outage import is_outage, watch_connections
+from app.db.project_criteria import name_projects_in_orm_statements
 from app.db.replicas import WRITE_POSITION, Replica, ReplicaSet, fetch_row
 from app.db.tenancy import TenantScope, ambient_scope, enter_scope
 from app.db.type_cache import learn_types_on_connect
@@ -85,6 +86,7 @@ class Database:
     """Owns the engines (the primary's, and each read replica's) and hands out sessions."""
 
     def __init__(self, url: str, settings: Settings) -> None:
+        name_projects_in_orm_statements()
         self.url = url
         self.engine: AsyncEngine = make_engine(url, settings)
         # Transactions waiting for a pooled connection now (the `arbor_db_pool_waiting` gauge).

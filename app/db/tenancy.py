@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, PendingRollbackError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 APP_ROLE = "arbor_app"
 # The schema of the tenant views (`chunks`, migration 0004; the graph tables, 0026) that
@@ -78,7 +79,7 @@ async def enter_scope(session: AsyncSession, scope: TenantScope) -> None:
     session.info[_SCOPE_KEY] = scope
 
 
-def scope_of(session: AsyncSession) -> TenantScope | None:
+def scope_of(session: AsyncSession | Session) -> TenantScope | None:
     """The scope of the session's transaction; None for the service's own unscoped work."""
     found = session.info.get(_SCOPE_KEY)
     return found if isinstance(found, TenantScope) else None

@@ -13,7 +13,6 @@ from sqlalchemy import (
     Select,
     Table,
     Text,
-    and_,
     bindparam,
     cast,
     delete,
@@ -101,27 +100,19 @@ async def by_ref(
 
     An external id may look like another document's id: the document with that id wins.
     """
-    query, values = by_ref_statement(kb.project_id, kb.id, ref, visible, with_tree=with_tree)
+    query, values = by_ref_statement(kb.id, ref, visible, with_tree=with_tree)
     return await session.scalar(query, values)
 
 
 def by_ref_statement(
-    project_id: uuid.UUID,
     knowledge_base_id: uuid.UUID,
     ref: str,
     visible: ColumnElement[bool],
     *,
     with_tree: bool = False,
 ) -> tuple[Select[Document], dict[str, Any]]:
-    """`by_ref`'s statement, built once per shape and visibility structure, and its values.
-    The project is named beside the knowledge base so that a database sharded by project
-    reads one shard (docs/scaling.md)."""
-    values: dict[str, Any] = {
-        "project": project_id,
-        "kb": knowledge_base_id,
-        "ref": ref,
-        "id": as_id(ref),
-    }
+    """`by_ref`'s statement, built once per shape and visibility structure, and its values."""
+    values: dict[str, Any] = {"kb": knowledge_base_id, "ref": ref, "id": as_id(ref)}
     by_id = values["id"] is not None
     return _by_ref_statements.get(
         (by_id, with_tree), visible, lambda: _by_ref_statement(visible, by_id, with_tree), values
@@ -135,11 +126,7 @@ _by_ref_statements: StatementCache[Select[Document]] = StatementCache()
 def _by_ref_statement(
     visible: ColumnElement[bool], by_id: bool, with_tree: bool
 ) -> Select[Document]:
-    query = select(Document).where(
-        Document.project_id == bindparam("project"),
-        Document.knowledge_base_id == bindparam("kb"),
-        visible,
-    )
+    query = select(Document).where(Document.knowledge_base_id == bindparam("kb"), visible)
     by_external_id = Document.external_id == bindparam("ref")
     if by_id:
         is_the_id = Document.id == bindparam("id")
@@ -157,24 +144,21 @@ async def load_tree(session: AsyncSession, document: Document) -> dict[str, Any]
     return document.tree
 
 
-def _is(document: Document) -> ColumnElement[bool]:
-    """The document's row, by its whole key (a database sharded by project reads one shard)."""
-    return and_(Document.id == document.id, Document.project_id == document.project_id)
-
-
-async def has_tree(session: AsyncSession, document: Document) -> bool:
+async def has_tree(session: AsyncSession, document_id: uuid.UUID) -> bool:
     """Whether the document has a stored tree, without reading it."""
-    return bool(await session.scalar(select(Document.tree.is_not(None)).where(_is(document))))
+    return bool(
+        await session.scalar(select(Document.tree.is_not(None)).where(Document.id == document_id))
+    )
 
 
-async def tree_json(session: AsyncSession, document: Document) -> tuple[str, Any, Any] | None:
+async def tree_json(session: AsyncSession, document_id: uuid.UUID) -> tuple[str, Any, Any] | None:
     """The stored tree's root as JSON text, as Postgres writes it out, with its `page_count`
     and `ocr_pages`; None when the document has no tree yet."""
     tree = Document.tree
     row = (
         await session.execute(
             select(cast(tree["root"], Text), tree["page_count"], tree["ocr_pages"]).where(
-                _is(document), tree.is_not(None)
+                Document.id == document_id, tree.is_not(None)
             )
         )
     ).one_or_none()
@@ -186,7 +170,7 @@ _NODE_BY_ID = "lax $.**?(@.node_id == $id)"
 
 
 async def tree_node_json(
-    session: AsyncSession, document: Document, node_id: str, *, part: str = ""
+    session: AsyncSession, document_id: uuid.UUID, node_id: str, *, part: str = ""
 ) -> tuple[bool, str | None]:
     """Whether the document has a tree, and its node `node_id` (or that node's `part`, such as
     `.range`) as JSON text, found by Postgres in the stored tree (None: no such node)."""
@@ -197,7 +181,7 @@ async def tree_node_json(
     )
     row = (
         await session.execute(
-            select(Document.tree.is_not(None), cast(found, Text)).where(_is(document))
+            select(Document.tree.is_not(None), cast(found, Text)).where(Document.id == document_id)
         )
     ).one()
     return bool(row[0]), row[1]
@@ -328,9 +312,7 @@ async def list_page(
     after: tuple[datetime, uuid.UUID] | None,
     limit: int,
 ) -> tuple[list[Document], int]:
-    # The project beside the knowledge base: a database sharded by project reads one shard.
-    whole = [Document.project_id == kb.project_id, Document.knowledge_base_id == kb.id]
-    conditions = list(whole)
+    conditions = [Document.knowledge_base_id == kb.id]
     if not isinstance(visible, True_):
         conditions.append(visible)
     if status is not None:
@@ -344,9 +326,9 @@ async def list_page(
     rows = list(
         (await session.scalars(query.order_by(Document.created_at, Document.id).limit(limit))).all()
     )
-    if len(conditions) == len(whole):
+    if len(conditions) == 1:
         # The whole knowledge base, every document readable: its tally, not a count per page.
-        return rows, (await knowledge_bases.counts(session, kb))[0]
+        return rows, (await knowledge_bases.counts(session, kb.id))[0]
     total = await session.scalar(select(func.count()).select_from(Document).where(*conditions))
     return rows, int(total or 0)
 

@@ -328,7 +328,7 @@ async def reindex(
     if document.status not in TERMINAL_STATUSES:
         raise Conflict(f"Document {document.id} is still being processed ({document.status}).")
     if (
-        not await repository.has_tree(session, document)
+        not await repository.has_tree(session, document.id)
         and await session.get(DocumentSource, document.id) is None
     ):
         raise Conflict(f"Document {document.id} has nothing to reindex from.")

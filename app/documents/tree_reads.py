@@ -34,7 +34,7 @@ async def tree_response(session: AsyncSession, document: Document) -> Response:
     again cost a 2 MB Markdown document (a 13 MB tree) about 2 s and hundreds of MB; Postgres
     writes the text out in about 0.15 s.
     """
-    found = await repository.tree_json(session, document)
+    found = await repository.tree_json(session, document.id)
     if found is None:
         raise _no_tree(document)
     root, page_count, ocr_pages = found
@@ -55,7 +55,7 @@ async def tree_response(session: AsyncSession, document: Document) -> Response:
 async def node_response(session: AsyncSession, document: Document, node_id: str) -> Response:
     """One node with its subtree (`AnyNode`) as JSON, found and written out by Postgres, as the
     whole tree is (`tree_response`); a 2 MB document's node took 2.2 s decoded in Python."""
-    has_tree, node = await repository.tree_node_json(session, document, node_id)
+    has_tree, node = await repository.tree_node_json(session, document.id, node_id)
     if not has_tree:
         raise _no_tree(document)
     if node is None:
@@ -69,7 +69,7 @@ async def node_range(
     """The node's character range; 404 unless the document's tree has the node. None for a
     document without a tree (its chunks written through the chunk API, with node paths of the
     client's own): any id is accepted there."""
-    has_tree, found = await repository.tree_node_json(session, document, node_id, part=".range")
+    has_tree, found = await repository.tree_node_json(session, document.id, node_id, part=".range")
     if not has_tree:
         return None
     if found is None:

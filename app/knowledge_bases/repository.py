@@ -16,7 +16,6 @@ from app.models import KnowledgeBase, KnowledgeBaseTally
 
 
 def _counts(
-    project_id: QueryableAttribute[uuid.UUID] | BindParameter[uuid.UUID],
     knowledge_base_id: QueryableAttribute[uuid.UUID] | BindParameter[uuid.UUID],
 ) -> tuple[ColumnElement[int], ColumnElement[int]]:
     """A knowledge base's document and chunk counts: the sums of its tally slots (at most 32
@@ -25,10 +24,7 @@ def _counts(
     def tallied(column: QueryableAttribute[int]) -> ColumnElement[int]:
         return (
             select(func.coalesce(func.sum(column), 0))
-            .where(
-                KnowledgeBaseTally.project_id == project_id,
-                KnowledgeBaseTally.knowledge_base_id == knowledge_base_id,
-            )
+            .where(KnowledgeBaseTally.knowledge_base_id == knowledge_base_id)
             .scalar_subquery()
         )
 
@@ -59,27 +55,23 @@ async def get_by_ref(
     return await session.scalar(_LOCKED[query] if for_update else query, params)
 
 
-_COUNTS = select(*_counts(bindparam("project"), bindparam("kb")))
+_COUNTS = select(*_counts(bindparam("kb")))
 
 
-async def counts(session: AsyncSession, kb: KnowledgeBase) -> tuple[int, int]:
+async def counts(session: AsyncSession, knowledge_base_id: uuid.UUID) -> tuple[int, int]:
     """A knowledge base's document and chunk counts, read through row-level security (the
     caller read the knowledge base, so its tallies are visible)."""
-    row = (await session.execute(_COUNTS, {"project": kb.project_id, "kb": kb.id})).one()
+    row = (await session.execute(_COUNTS, {"kb": knowledge_base_id})).one()
     return int(row[0]), int(row[1])
 
 
 async def chunk_counts(
-    session: AsyncSession, project_id: uuid.UUID, knowledge_base_ids: Sequence[uuid.UUID]
+    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID]
 ) -> dict[uuid.UUID, int]:
-    """Chunks per knowledge base of the project, from the tallies (the N of inverse document
-    frequency)."""
+    """Chunks per knowledge base, from the tallies (the N of inverse document frequency)."""
     rows = await session.execute(
         select(KnowledgeBaseTally.knowledge_base_id, func.sum(KnowledgeBaseTally.chunks))
-        .where(
-            KnowledgeBaseTally.project_id == project_id,
-            KnowledgeBaseTally.knowledge_base_id.in_(list(knowledge_base_ids)),
-        )
+        .where(KnowledgeBaseTally.knowledge_base_id.in_(list(knowledge_base_ids)))
         .group_by(KnowledgeBaseTally.knowledge_base_id)
     )
     counts = {kb_id: int(n) for kb_id, n in rows.all()}
@@ -114,7 +106,7 @@ async def list_page(
     after: tuple[datetime, uuid.UUID] | None,
 ) -> list[tuple[KnowledgeBase, int, int]]:
     """Knowledge bases ordered by (created_at, id), strictly after the given key."""
-    query = select(KnowledgeBase, *_counts(KnowledgeBase.project_id, KnowledgeBase.id)).where(
+    query = select(KnowledgeBase, *_counts(KnowledgeBase.id)).where(
         KnowledgeBase.project_id == project_id
     )
     query = query.where(after_key((KnowledgeBase.created_at, KnowledgeBase.id), after))

@@ -149,7 +149,7 @@ def to_read(kb: KnowledgeBase, document_count: int, chunk_count: int) -> Knowled
 async def _read(session: AsyncSession, kb: KnowledgeBase) -> KnowledgeBaseRead:
     await session.flush()
     await session.refresh(kb)
-    return to_read(kb, *await repository.counts(session, kb))
+    return to_read(kb, *await repository.counts(session, kb.id))
 
 
 async def _ensure_name_free(
@@ -207,7 +207,7 @@ async def get_or_404(session: AsyncSession, *, project_id: uuid.UUID, ref: str) 
 
 
 async def get(session: AsyncSession, kb: KnowledgeBase) -> KnowledgeBaseRead:
-    return to_read(kb, *await repository.counts(session, kb))
+    return to_read(kb, *await repository.counts(session, kb.id))
 
 
 async def list_page(

@@ -10,10 +10,10 @@ from sqlalchemy import DateTime, ForeignKey, Index, String, func
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, UUIDPrimaryKey
+from app.models.base import Base, InProject, UUIDPrimaryKey
 
 
-class AuditEvent(UUIDPrimaryKey, Base):
+class AuditEvent(InProject, UUIDPrimaryKey, Base):
     __tablename__ = "audit_events"
     __table_args__ = (Index("ix_audit_events_project_time", "project_id", "created_at", "id"),)
 

@@ -34,6 +34,14 @@ def table_of(model: type[Base]) -> Table:
     return cast(Table, model.__table__)
 
 
+class InProject:
+    """A tenant's table: every row belongs to one project (`project_id`). Each ORM statement
+    of a session scoped to a project names it (app/db/project_criteria.py), whose condition
+    is written once against this column; each model declares its own, which replaces it."""
+
+    project_id: Mapped[uuid.UUID] = mapped_column()
+
+
 class UUIDPrimaryKey:
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
 

@@ -12,10 +12,10 @@ from sqlalchemy import text as sql_text
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, REGCONFIG, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, Timestamps
+from app.models.base import Base, InProject, Timestamps
 
 
-class Chunk(Timestamps, Base):
+class Chunk(InProject, Timestamps, Base):
     __tablename__ = "chunks"
     __table_args__ = (
         # The document by id alone, so the per-row check can only use its primary key; a
@@ -37,7 +37,7 @@ class Chunk(Timestamps, Base):
 
     # Unique within the knowledge base: a partitioned table's key holds the partition column.
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=uuid.uuid4)
-    project_id: Mapped[uuid.UUID]
+    project_id: Mapped[uuid.UUID] = mapped_column()
     knowledge_base_id: Mapped[uuid.UUID] = mapped_column(primary_key=True, index=True)
     document_id: Mapped[uuid.UUID]
     chunk_index: Mapped[int] = mapped_column(default=0)

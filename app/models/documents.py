@@ -9,10 +9,10 @@ from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, Timestamps, UUIDPrimaryKey
+from app.models.base import Base, InProject, Timestamps, UUIDPrimaryKey
 
 
-class Document(UUIDPrimaryKey, Timestamps, Base):
+class Document(InProject, UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "documents"
     __table_args__ = (
         # Listing pages in (created_at, id) order; every lookup by knowledge base (0033).

@@ -11,7 +11,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.types import UserDefinedType
 
-from app.models.base import Base
+from app.models.base import Base, InProject
 
 
 class Xid8(UserDefinedType[int]):
@@ -23,7 +23,7 @@ class Xid8(UserDefinedType[int]):
         return "xid8"
 
 
-class Event(Base):
+class Event(InProject, Base):
     __tablename__ = "events"
     __table_args__ = (
         Index("ix_events_project_position", "project_id", "txid", "id"),

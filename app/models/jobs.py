@@ -10,10 +10,10 @@ from sqlalchemy import DateTime, ForeignKey, LargeBinary, String, func
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, Timestamps, UUIDPrimaryKey
+from app.models.base import Base, InProject, Timestamps, UUIDPrimaryKey
 
 
-class Job(UUIDPrimaryKey, Timestamps, Base):
+class Job(InProject, UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "jobs"
 
     project_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("projects.id", ondelete="CASCADE"))
@@ -35,7 +35,7 @@ class Job(UUIDPrimaryKey, Timestamps, Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-class DocumentSource(Base):
+class DocumentSource(InProject, Base):
     """The uploaded bytes, kept until the document is parsed so a crash loses nothing."""
 
     __tablename__ = "document_sources"

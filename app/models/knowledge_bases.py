@@ -9,10 +9,10 @@ from sqlalchemy import BigInteger, ForeignKey, SmallInteger, String, UniqueConst
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, Timestamps, UUIDPrimaryKey
+from app.models.base import Base, InProject, Timestamps, UUIDPrimaryKey
 
 
-class KnowledgeBase(UUIDPrimaryKey, Timestamps, Base):
+class KnowledgeBase(InProject, UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "knowledge_bases"
     __table_args__ = (UniqueConstraint("project_id", "name"),)
 
@@ -37,7 +37,7 @@ class KnowledgeBase(UUIDPrimaryKey, Timestamps, Base):
     graph: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict, server_default="{}")
 
 
-class KnowledgeBaseTally(Base):
+class KnowledgeBaseTally(InProject, Base):
     """A share of a knowledge base's document and chunk counts, written only by the triggers
     of migration 0032: each connection adds to its own slot, and the counts are the sums."""
 

@@ -10,10 +10,10 @@ from sqlalchemy import DateTime, ForeignKey, Index, String, func
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, Timestamps, UUIDPrimaryKey
+from app.models.base import Base, InProject, Timestamps, UUIDPrimaryKey
 
 
-class SearchQuery(UUIDPrimaryKey, Base):
+class SearchQuery(InProject, UUIDPrimaryKey, Base):
     """One search of one knowledge base, as analytics keep it."""
 
     __tablename__ = "search_queries"
@@ -35,7 +35,7 @@ class SearchQuery(UUIDPrimaryKey, Base):
     latency_ms: Mapped[float]
 
 
-class Evaluation(UUIDPrimaryKey, Timestamps, Base):
+class Evaluation(InProject, UUIDPrimaryKey, Timestamps, Base):
     """A judged query set run through search under several configurations."""
 
     __tablename__ = "evaluations"

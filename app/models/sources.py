@@ -10,10 +10,10 @@ from sqlalchemy import DateTime, ForeignKey, Index, String, Text, UniqueConstrai
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, Timestamps, UUIDPrimaryKey
+from app.models.base import Base, InProject, Timestamps, UUIDPrimaryKey
 
 
-class Source(UUIDPrimaryKey, Timestamps, Base):
+class Source(InProject, UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "sources"
     __table_args__ = (UniqueConstraint("knowledge_base_id", "name"),)
 
@@ -31,7 +31,7 @@ class Source(UUIDPrimaryKey, Timestamps, Base):
     next_run_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-class SourceItem(Base):
+class SourceItem(InProject, Base):
     """One item as the last sync (or push) stored it: what tells a changed item apart."""
 
     __tablename__ = "source_items"
@@ -51,7 +51,7 @@ class SourceItem(Base):
     )
 
 
-class SourceRun(UUIDPrimaryKey, Timestamps, Base):
+class SourceRun(InProject, UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "source_runs"
     __table_args__ = (Index("ix_source_runs_source_created", "source_id", "created_at"),)
 

@@ -9,10 +9,10 @@ from sqlalchemy import DateTime, ForeignKey, func
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base
+from app.models.base import Base, InProject
 
 
-class TextStatistics(Base):
+class TextStatistics(InProject, Base):
     __tablename__ = "text_statistics"
 
     knowledge_base_id: Mapped[uuid.UUID] = mapped_column(

@@ -9,11 +9,11 @@ from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, String, func
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, Timestamps, UUIDPrimaryKey
+from app.models.base import Base, InProject, Timestamps, UUIDPrimaryKey
 from app.models.events import Xid8
 
 
-class Webhook(UUIDPrimaryKey, Timestamps, Base):
+class Webhook(InProject, UUIDPrimaryKey, Timestamps, Base):
     __tablename__ = "webhooks"
     __table_args__ = (Index("ix_webhooks_due", "next_attempt_at", postgresql_where="active"),)
 

@@ -342,9 +342,8 @@ async def _text_statistics_of(
     now = time.monotonic()
     expired = [kb for kb in kbs if _text_statistics.get(kb.id, (0, None, 0.0))[2] < now]
     if expired:
-        project_id, expired_ids = kbs[0].project_id, [kb.id for kb in expired]
-        counts = await knowledge_bases.chunk_counts(session, project_id, expired_ids)
-        stored = await text_statistics.load(session, project_id, expired_ids)
+        counts = await knowledge_bases.chunk_counts(session, [kb.id for kb in expired])
+        stored = await text_statistics.load(session, [kb.id for kb in expired])
         for kb in expired:
             count, stats = counts[kb.id], stored.get(kb.id)
             if text_statistics.is_stale(stats, count):

@@ -107,7 +107,7 @@ def is_stale(stats: TermStatistics | None, chunk_count: int) -> bool:
 
 
 async def load(
-    session: AsyncSession, project_id: uuid.UUID, knowledge_base_ids: Sequence[uuid.UUID]
+    session: AsyncSession, knowledge_base_ids: Sequence[uuid.UUID]
 ) -> dict[uuid.UUID, TermStatistics]:
     rows = await session.execute(
         select(
@@ -115,10 +115,7 @@ async def load(
             TextStatistics.chunk_count,
             TextStatistics.min_df,
             TextStatistics.frequencies,
-        ).where(
-            TextStatistics.project_id == project_id,
-            TextStatistics.knowledge_base_id.in_(list(knowledge_base_ids)),
-        )
+        ).where(TextStatistics.knowledge_base_id.in_(list(knowledge_base_ids)))
     )
     return {kb_id: TermStatistics(count, min_df, found) for kb_id, count, min_df, found in rows}
 
@@ -139,7 +136,7 @@ async def describe(
     session: AsyncSession, kb: KnowledgeBase, *, visible: ColumnElement[bool]
 ) -> TextStatisticsRead:
     """The knowledge base's statistics as the API shows them to a caller reading `visible`."""
-    chunk_count = (await chunk_counts(session, kb.project_id, [kb.id]))[kb.id]
+    chunk_count = (await chunk_counts(session, [kb.id]))[kb.id]
     row = await session.get(TextStatistics, kb.id)
     stats = None if row is None else TermStatistics(row.chunk_count, row.min_df, row.frequencies)
     common = sorted((row.frequencies if row else {}).items(), key=lambda item: (-item[1], item[0]))
@@ -165,8 +162,7 @@ async def refresh(
     session: AsyncSession, *, knowledge_base_id: uuid.UUID, project_id: uuid.UUID
 ) -> TermStatistics | None:
     """Recount the knowledge base's lexemes (None: too small to need them)."""
-    counts = await chunk_counts(session, project_id, [knowledge_base_id])
-    chunk_count = counts[knowledge_base_id]
+    chunk_count = (await chunk_counts(session, [knowledge_base_id]))[knowledge_base_id]
     if chunk_count <= MATCH_BUDGET:
         await session.execute(
             delete(TextStatistics).where(TextStatistics.knowledge_base_id == knowledge_base_id)

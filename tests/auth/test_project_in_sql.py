@@ -30,8 +30,8 @@ TENANT_TABLES = (
 # while the searches do and are not a search's.
 BACKGROUND = re.compile(r"\b(jobs|webhooks|events|periodic_runs)\b")
 READ = re.compile(
-    rf"\b(?:FROM|JOIN)\s+(?:public\.)?({'|'.join(TENANT_TABLES)})\b"
-    r"(?:\s+(?:AS\s+)?(?!(?:WHERE|ON|JOIN|LEFT|INNER|CROSS|FULL|GROUP|ORDER|LIMIT|UNION)\b)(\w+))?",
+    rf"\b(?:FROM|JOIN|UPDATE)\s+(?:public\.)?({'|'.join(TENANT_TABLES)})\b"
+    r"(?:\s+(?:AS\s+)?(?!(?:WHERE|ON|SET|JOIN|LEFT|INNER|CROSS|FULL|GROUP|ORDER|LIMIT|UNION)\b)(\w+))?",
     re.IGNORECASE,
 )
 

@@ -172,11 +172,9 @@ def test_a_documents_read_and_hidden_documents_run_with_the_callers_own_principa
     never the first caller's."""
     kb_id, doc_id = uuid.uuid4(), uuid.uuid4()
     first_project, later_project = uuid.uuid4(), uuid.uuid4()
-    projects = iter([first_project, later_project, later_project] * 2)
+    projects = iter([first_project, later_project, later_project])
     for build in (
-        lambda visible: documents_repository.by_ref_statement(
-            next(projects), kb_id, str(doc_id), visible
-        ),
+        lambda visible: documents_repository.by_ref_statement(kb_id, str(doc_id), visible),
         lambda visible: search_repository.hidden_documents_statement(
             next(projects), [kb_id], visible
         ),
