@@ -38,6 +38,11 @@ class Settings(BaseSettings):
     )
     # A replica further behind the primary than this is skipped until it catches up.
     replica_max_lag_s: float = Field(default=5.0, gt=0)
+    # For a database sharded by project (Citus, docs/scaling.md): every ORM statement of a
+    # scoped transaction names its project, so it goes to one shard. Off on one Postgres,
+    # where row-level security already keeps other projects out and the condition only costs
+    # (about 0.3 ms of a simple read: docs/benchmarks.md, "Search over HTTP").
+    sql_names_project: bool = False
     # How often each replica's reachability and replay position are checked.
     replica_check_s: float = Field(default=1.0, gt=0)
     # How long the service waits for an external DATABASE_URL to answer at start-up (compose).

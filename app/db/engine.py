@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import (
 from app.config import Settings
 from app.db.consistency import parse_lsn, presented_token
 from app.db.outage import is_outage, watch_connections
-from app.db.project_criteria import name_projects_in_orm_statements
+from app.db.project_criteria import NAMES_PROJECT, name_projects_in_orm_statements
 from app.db.replicas import WRITE_POSITION, Replica, ReplicaSet, fetch_row
 from app.db.tenancy import TenantScope, ambient_scope, enter_scope
 from app.db.type_cache import learn_types_on_connect
@@ -87,6 +87,7 @@ class Database:
 
     def __init__(self, url: str, settings: Settings) -> None:
         name_projects_in_orm_statements()
+        self.names_project = settings.sql_names_project
         self.url = url
         self.engine: AsyncEngine = make_engine(url, settings)
         # Transactions waiting for a pooled connection now (the `arbor_db_pool_waiting` gauge).
@@ -158,6 +159,8 @@ class Database:
         scope: TenantScope | None,
     ) -> AsyncSession:
         session = await stack.enter_async_context(sessionmaker())
+        if self.names_project:
+            session.info[NAMES_PROJECT] = True
         await stack.enter_async_context(session.begin())
         # The connection is taken here, before any statement, so that the time spent waiting
         # for one is counted (and the isolation level is part of the BEGIN).

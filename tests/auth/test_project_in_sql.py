@@ -13,8 +13,10 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
+from app.config import Settings
 from tests.auth.helpers import bearer, create_key, create_project, upload
 from tests.helpers import statements_sent
 
@@ -34,6 +36,12 @@ READ = re.compile(
     r"(?:\s+(?:AS\s+)?(?!(?:WHERE|ON|SET|JOIN|LEFT|INNER|CROSS|FULL|GROUP|ORDER|LIMIT|UNION)\b)(\w+))?",
     re.IGNORECASE,
 )
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """Keys required, and ORM statements naming their project (`ARBOR_SQL_NAMES_PROJECT`)."""
+    return settings.model_copy(update={"sql_names_project": True})
 
 
 def unnamed_projects(statement: str) -> list[str]:

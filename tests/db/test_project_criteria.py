@@ -1,19 +1,28 @@
-"""Every ORM statement of a session scoped to a project names the project on each tenant table
-it reads or changes (app/db/project_criteria.py); the service's own unscoped work does not."""
+"""With `ARBOR_SQL_NAMES_PROJECT`, every ORM statement of a session scoped to a project names
+the project on each tenant table it reads or changes (app/db/project_criteria.py); the
+service's own unscoped work does not, nor does any statement with the setting off."""
 
 from __future__ import annotations
 
 import uuid
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import delete, exists, func, select, update
 from sqlalchemy.orm import aliased
 
+from app.config import Settings
+from app.db.engine import Database
 from app.models import Chunk, Document, KnowledgeBase
 from tests.auth.test_project_in_sql import unnamed_projects
 from tests.helpers import statements_sent
 from tests.search.corpus import create_kb
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    return settings.model_copy(update={"sql_names_project": True})
 
 
 async def test_orm_statements_of_a_scoped_session_name_its_project(
@@ -65,3 +74,23 @@ async def test_orm_statements_of_a_scoped_session_name_its_project(
     read = [s for s, _ in unscoped if "FROM documents" in s]
     assert read
     assert all("project_id =" not in s for s in read)
+
+
+async def test_with_the_setting_off_no_statement_is_changed(
+    client: httpx.AsyncClient, app: FastAPI, settings: Settings, database_url: str
+) -> None:
+    created = await create_kb(client, "plain")
+    database = Database(database_url, settings.model_copy(update={"sql_names_project": False}))
+    try:
+        async with database.transaction() as session:
+            kb = await session.get(KnowledgeBase, uuid.UUID(created["id"]))
+            assert kb is not None
+            project_id = kb.project_id
+        with statements_sent(database.engine) as sent:
+            async with database.transaction(project_id=project_id) as session:
+                assert await session.get(KnowledgeBase, kb.id) is not None
+        read = [s for s, _ in sent if "FROM knowledge_bases" in s]
+        assert read
+        assert unnamed_projects(read[0]) == ["knowledge_bases"]
+    finally:
+        await database.dispose()
