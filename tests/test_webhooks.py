@@ -7,6 +7,7 @@ import asyncio
 import base64
 import hashlib
 import hmac
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -489,9 +490,10 @@ async def test_a_batch_under_way_stops_when_its_webhook_is_deleted_paused_or_mov
     webhook = await create(client, receiver.url, types=["knowledge_base.created"])
     for n in range(3):
         await make_kb(client, f"kb{n}")
-    # The change must land while the first delivery is under way: 0.5 s was too short a
-    # window on a loaded CI machine, where the second delivery went out before the PATCH.
-    receiver.delay_s = 2.0
+    # The change must land while the first delivery is under way: it is held unanswered until
+    # then (a delay of 2 s was still too short a window on a loaded CI machine, where the
+    # second delivery went out before the PATCH).
+    receiver.gate = threading.Event()
     round_ = asyncio.create_task(dispatcher.run_once())
     await receiver.wait_for(1, timeout_s=10)
     url = f"{HOOKS}/{webhook['id']}"
@@ -502,6 +504,7 @@ async def test_a_batch_under_way_stops_when_its_webhook_is_deleted_paused_or_mov
     else:
         moved = await client.patch(url, json={"url": receiver.url + "/moved"})
         assert moved.status_code == 200
+    receiver.gate.set()
     await round_
     assert len(receiver.received) == 1  # the one under way when it changed, no more
     if change == "new url":

@@ -35,6 +35,9 @@ class Receiver:
     answers: list[tuple[int, dict[str, str]]] = field(default_factory=list)
     # Seconds each request waits before it is answered.
     delay_s: float = 0.0
+    # When given, each request is answered only once it is set (at most 30 s): a test changes
+    # something while a delivery is under way, however slow the machine is.
+    gate: threading.Event | None = None
 
     async def wait_for(self, count: int, *, timeout_s: float) -> None:
         """Until `count` requests arrived (they come from a background task), or the timeout."""
@@ -56,6 +59,8 @@ def receiving() -> Iterator[Receiver]:
             headers = {name.lower(): value for name, value in self.headers.items()}
             receiver.received.append(Received(self.path, headers, body))
             time.sleep(receiver.delay_s)
+            if receiver.gate is not None:
+                receiver.gate.wait(timeout=30)
             status, extra = receiver.answers.pop(0) if receiver.answers else (200, {})
             self.send_response(status)
             for name, value in extra.items():
