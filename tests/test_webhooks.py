@@ -487,13 +487,14 @@ async def test_a_batch_under_way_stops_when_its_webhook_is_deleted_paused_or_mov
     receiver: Receiver,
     change: str,
 ) -> None:
+    # The change must land while the first delivery is under way: it is held unanswered until
+    # then. Held from the start: the app's own dispatcher polls too, and may claim the webhook
+    # before this round does (a delay of 2 s on each answer still let it deliver all three on
+    # a loaded CI machine); whichever dispatcher delivers, one delivery is under way.
+    receiver.gate = threading.Event()
     webhook = await create(client, receiver.url, types=["knowledge_base.created"])
     for n in range(3):
         await make_kb(client, f"kb{n}")
-    # The change must land while the first delivery is under way: it is held unanswered until
-    # then (a delay of 2 s was still too short a window on a loaded CI machine, where the
-    # second delivery went out before the PATCH).
-    receiver.gate = threading.Event()
     round_ = asyncio.create_task(dispatcher.run_once())
     await receiver.wait_for(1, timeout_s=10)
     url = f"{HOOKS}/{webhook['id']}"
