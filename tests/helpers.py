@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import socket
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -110,3 +111,33 @@ def statements_sent(
         yield sent
     finally:
         event.remove(engine.sync_engine, "before_cursor_execute", record)
+
+
+# The tables a tenant's rows live in that a statement must name the project of, for a
+# database sharded by project (tests/auth/test_project_in_sql.py, docs/scaling.md).
+TENANT_TABLES = (
+    "chunks",
+    "documents",
+    "document_nodes",
+    "knowledge_bases",
+    "knowledge_base_tallies",
+    "text_statistics",
+)
+READ = re.compile(
+    rf"\b(?:FROM|JOIN|UPDATE)\s+(?:public\.)?({'|'.join(TENANT_TABLES)})\b"
+    r"(?:\s+(?:AS\s+)?(?!(?:WHERE|ON|SET|JOIN|LEFT|INNER|CROSS|FULL|GROUP|ORDER|LIMIT|UNION)\b)(\w+))?",
+    re.IGNORECASE,
+)
+
+
+def unnamed_projects(statement: str) -> list[str]:
+    """The tenant tables (or their aliases) the statement reads with no `project_id`
+    condition on them."""
+    missing = []
+    for match in READ.finditer(statement):
+        name = match.group(2) or match.group(1)
+        if not re.search(
+            rf"\b{re.escape(name)}\.project_id\s*=|=\s*{re.escape(name)}\.project_id\b", statement
+        ):
+            missing.append(name)
+    return missing

@@ -18,43 +18,17 @@ from fastapi import FastAPI
 
 from app.config import Settings
 from tests.auth.helpers import bearer, create_key, create_project, upload
-from tests.helpers import statements_sent
+from tests.helpers import READ, statements_sent, unnamed_projects
 
-TENANT_TABLES = (
-    "chunks",
-    "documents",
-    "document_nodes",
-    "knowledge_bases",
-    "knowledge_base_tallies",
-    "text_statistics",
-)
 # Statements of the app's own loops (the job queue, webhooks, the events feed), which run
 # while the searches do and are not a search's.
 BACKGROUND = re.compile(r"\b(jobs|webhooks|events|periodic_runs)\b")
-READ = re.compile(
-    rf"\b(?:FROM|JOIN|UPDATE)\s+(?:public\.)?({'|'.join(TENANT_TABLES)})\b"
-    r"(?:\s+(?:AS\s+)?(?!(?:WHERE|ON|SET|JOIN|LEFT|INNER|CROSS|FULL|GROUP|ORDER|LIMIT|UNION)\b)(\w+))?",
-    re.IGNORECASE,
-)
 
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     """Keys required, and ORM statements naming their project (`ARBOR_SQL_NAMES_PROJECT`)."""
     return settings.model_copy(update={"sql_names_project": True})
-
-
-def unnamed_projects(statement: str) -> list[str]:
-    """The tenant tables (or their aliases) the statement reads with no `project_id`
-    condition on them."""
-    missing = []
-    for match in READ.finditer(statement):
-        name = match.group(2) or match.group(1)
-        if not re.search(
-            rf"\b{re.escape(name)}\.project_id\s*=|=\s*{re.escape(name)}\.project_id\b", statement
-        ):
-            missing.append(name)
-    return missing
 
 
 def test_the_checker_finds_a_table_read_without_its_project() -> None:

@@ -15,8 +15,7 @@ from sqlalchemy.orm import aliased
 from app.config import Settings
 from app.db.engine import Database
 from app.models import Chunk, Document, KnowledgeBase
-from tests.auth.test_project_in_sql import unnamed_projects
-from tests.helpers import statements_sent
+from tests.helpers import statements_sent, unnamed_projects
 from tests.search.corpus import create_kb
 
 
