@@ -30,8 +30,11 @@ async def test_the_api_keeps_its_contract_under_generated_requests(
         # Three runs, each with its share of the budget, so that no phase spends another's:
         # a few generated requests for every operation, then the coverage phase's boundary
         # values (many per operation, as far as its share goes), then chains over the links.
+        # The first is bounded by its examples per operation, not its time: it usually ends
+        # within its 40 % share, but must reach every operation even on a slow machine, where
+        # the share once ran out eight operations short; it may take the whole budget then.
         report = ""
-        runs = (("examples,fuzzing", 0.4, 5), ("coverage", 0.3, None), ("stateful", 0.3, None))
+        runs = (("examples,fuzzing", 1.0, 5), ("coverage", 0.3, None), ("stateful", 0.3, None))
         for phases, share, max_examples in runs:
             process = await asyncio.create_subprocess_exec(
                 *fuzz_api.command(
