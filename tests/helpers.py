@@ -134,10 +134,15 @@ def unnamed_projects(statement: str) -> list[str]:
     """The tenant tables (or their aliases) the statement reads with no `project_id`
     condition on them."""
     missing = []
-    for match in READ.finditer(statement):
+    read = list(READ.finditer(statement))
+    for match in read:
         name = match.group(2) or match.group(1)
-        if not re.search(
+        if re.search(
             rf"\b{re.escape(name)}\.project_id\s*=|=\s*{re.escape(name)}\.project_id\b", statement
         ):
-            missing.append(name)
+            continue
+        # A statement over one table may leave its columns unqualified.
+        if len(read) == 1 and re.search(r"(?<![.\w])project_id\s*=", statement):
+            continue
+        missing.append(name)
     return missing

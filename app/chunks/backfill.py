@@ -26,14 +26,15 @@ SET_VECTORS = text(
     "text_sha256 = v.sha, embedded_at = now(), updated_at = now() "
     "FROM unnest(CAST(:ids AS uuid[]), CAST(:vectors AS text[]), CAST(:hashes AS text[])) "
     "AS v(id, vector, sha) "
-    "WHERE c.id = v.id AND c.knowledge_base_id = :kb AND c.embedding IS NULL"
+    "WHERE c.id = v.id AND c.knowledge_base_id = :kb AND c.project_id = :project "
+    "AND c.embedding IS NULL"
 )
 REFRESH_DOCUMENTS = text(
     "UPDATE documents d SET embedded_count = c.embedded, updated_at = now(), "
     "error = CASE WHEN c.embedded = d.chunk_count THEN NULL ELSE d.error END "
-    "FROM (SELECT document_id, count(embedding) AS embedded FROM chunks "
-    "WHERE knowledge_base_id = :kb GROUP BY document_id) c "
-    "WHERE d.id = c.document_id AND d.knowledge_base_id = :kb"
+    "FROM (SELECT k.document_id, count(k.embedding) AS embedded FROM chunks k "
+    "WHERE k.knowledge_base_id = :kb AND k.project_id = :project GROUP BY k.document_id) c "
+    "WHERE d.id = c.document_id AND d.knowledge_base_id = :kb AND d.project_id = :project"
 )
 
 
@@ -98,11 +99,12 @@ class Backfiller:
                         "vectors": [vector_literal(list(v)) for v in vectors],
                         "hashes": [text_sha256(read) for read in inputs],
                         "kb": kb.id,
+                        "project": kb.project_id,
                     },
                 )
             after = rows[-1].id
         async with self.database.transaction() as session:
-            await session.execute(REFRESH_DOCUMENTS, {"kb": kb.id})
+            await session.execute(REFRESH_DOCUMENTS, {"kb": kb.id, "project": kb.project_id})
             await jobs_repository.finish(session, job.id, status="succeeded")
 
     async def _retry_or_fail(self, job: Job, reason: str) -> None:

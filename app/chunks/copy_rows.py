@@ -163,9 +163,9 @@ async def upsert_rows(
     previous = await session.scalars(
         text(
             "SELECT c.document_id FROM chunks c JOIN chunk_rows_stage s ON s.id = c.id "
-            "WHERE c.knowledge_base_id = :kb FOR UPDATE OF c"
+            "WHERE c.knowledge_base_id = :kb AND c.project_id = :project FOR UPDATE OF c"
         ),
-        {"kb": kb.id},
+        {"kb": kb.id, "project": kb.project_id},
     )
     previous_documents = set(previous.all())
     await session.execute(

@@ -54,12 +54,13 @@ async def held(
 
 
 HELD_IN = text(
-    "SELECT id FROM public.chunks WHERE knowledge_base_id = :kb AND id = ANY(CAST(:ids AS uuid[]))"
+    "SELECT id FROM public.chunks WHERE knowledge_base_id = :kb AND project_id = :project "
+    "AND id = ANY(CAST(:ids AS uuid[]))"
 )
 
 
 async def held_in(
-    session: AsyncSession, knowledge_base_id: uuid.UUID, chunk_ids: Sequence[uuid.UUID]
+    session: AsyncSession, kb: KnowledgeBase, chunk_ids: Sequence[uuid.UUID]
 ) -> set[uuid.UUID]:
     """Which of these ids a chunk of the knowledge base holds (the key is the knowledge base
     and the id). Read as the owner, so that no policy hides a holder the insert would collide
@@ -67,7 +68,9 @@ async def held_in(
     if not chunk_ids:
         return set()
     async with elevated(session):
-        found = await session.scalars(HELD_IN, {"kb": knowledge_base_id, "ids": list(chunk_ids)})
+        found = await session.scalars(
+            HELD_IN, {"kb": kb.id, "project": kb.project_id, "ids": list(chunk_ids)}
+        )
         return set(found.all())
 
 
@@ -152,7 +155,9 @@ async def resolve_documents(
     return found, created
 
 
-async def add_document_counts(session: AsyncSession, rows: Sequence[ChunkRow]) -> None:
+async def add_document_counts(
+    session: AsyncSession, kb: KnowledgeBase, rows: Sequence[ChunkRow]
+) -> None:
     """Count rows just inserted (`insert_rows`) into their documents' chunk counts.
 
     Increments, unlike a recount, read no chunk (a recount's plan under row-level security
@@ -173,13 +178,15 @@ async def add_document_counts(session: AsyncSession, rows: Sequence[ChunkRow]) -
             "+ CAST(CAST(:deltas AS jsonb) -> d.id::text ->> 0 AS int), "
             "embedded_count = d.embedded_count "
             "+ CAST(CAST(:deltas AS jsonb) -> d.id::text ->> 1 AS int), updated_at = now() "
-            "WHERE d.id = ANY(CAST(:ids AS uuid[]))"
+            "WHERE d.id = ANY(CAST(:ids AS uuid[])) AND d.project_id = :project"
         ),
-        {"deltas": json.dumps(deltas), "ids": list(deltas)},
+        {"deltas": json.dumps(deltas), "ids": list(deltas), "project": kb.project_id},
     )
 
 
-async def refresh_document_counts(session: AsyncSession, document_ids: Sequence[uuid.UUID]) -> None:
+async def refresh_document_counts(
+    session: AsyncSession, kb: KnowledgeBase, document_ids: Sequence[uuid.UUID]
+) -> None:
     """Recompute chunk_count and embedded_count of the given documents."""
     if not document_ids:
         return
@@ -193,10 +200,10 @@ async def refresh_document_counts(session: AsyncSession, document_ids: Sequence[
             "SELECT count(*), count(*) FILTER (WHERE c.embedding IS NOT NULL) "
             # The knowledge base too: the subquery then reads that one partition.
             "FROM chunks c WHERE c.knowledge_base_id = d.knowledge_base_id "
-            "AND c.document_id = d.id), updated_at = now() "
-            "WHERE d.id = ANY(CAST(:ids AS uuid[]))"
+            "AND c.project_id = d.project_id AND c.document_id = d.id), updated_at = now() "
+            "WHERE d.id = ANY(CAST(:ids AS uuid[])) AND d.project_id = :project"
         ),
-        {"ids": list(set(document_ids))},
+        {"ids": list(set(document_ids)), "project": kb.project_id},
     )
 
 

@@ -231,13 +231,13 @@ async def upsert_many(
         previous = await copy_rows.upsert_rows(session, kb, written)
         # The documents the chunks left count them no more.
         await repository.refresh_document_counts(
-            session, [*previous, *(row.document_id for row in written)]
+            session, kb, [*previous, *(row.document_id for row in written)]
         )
     else:
         # Ids generated here cannot exist yet: no staging table, no upsert, no recount. The
         # rows are made while the COPY streams them (nothing in making them can fail now).
         written = await copy_rows.insert_rows(session, kb, rows)
-        await repository.add_document_counts(session, written)
+        await repository.add_document_counts(session, kb, written)
     # A document the chunk API made is ready at once: followers of the feed learn of it as of
     # an uploaded one (its counts are final now).
     for document in await documents_repository.by_ids(session, created):
@@ -344,5 +344,5 @@ async def delete(
     if document_id is None:
         await repository.clear_document_counts(session, kb)
     else:
-        await repository.refresh_document_counts(session, [document_id])
+        await repository.refresh_document_counts(session, kb, [document_id])
     return ChunkDeleteResult(deleted=deleted)

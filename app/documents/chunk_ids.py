@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.chunks import repository as chunks_repository
 from app.chunks.copy_rows import ChunkRow
+from app.models import KnowledgeBase
 
 CHUNK_ID_NAMESPACE = uuid.UUID("6f0c3f0e-2b7a-4f57-9a59-4c3e0b7d9a11")
 # Derived candidates tried per position before a random one: an id taken by chance or by a
@@ -33,16 +34,14 @@ def chunk_id(document_id: uuid.UUID, index: int, candidate: int = 0) -> uuid.UUI
 
 
 async def with_free_ids(
-    session: AsyncSession, knowledge_base_id: uuid.UUID, rows: Sequence[ChunkRow]
+    session: AsyncSession, kb: KnowledgeBase, rows: Sequence[ChunkRow]
 ) -> list[ChunkRow]:
     """The rows, each under an id no chunk of the knowledge base holds now (the documents' own
     chunks deleted before). One indexed lookup when nothing collides, the usual case."""
     chosen = list(rows)
     pending = list(range(len(chosen)))
     for candidate in range(1, DERIVED_CANDIDATES + 2):
-        held = await chunks_repository.held_in(
-            session, knowledge_base_id, [chosen[i].id for i in pending]
-        )
+        held = await chunks_repository.held_in(session, kb, [chosen[i].id for i in pending])
         pending = [i for i in pending if chosen[i].id in held]
         if not pending:
             break

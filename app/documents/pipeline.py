@@ -56,7 +56,7 @@ MAX_RETRY_DELAY_S = 300.0
 STAGE_SQL = text(
     "UPDATE documents SET status = :stage, updated_at = now(), "
     "progress = progress || (CAST(:patches AS jsonb) -> CAST(id AS text)) "
-    "WHERE id = ANY(:ids) RETURNING id"
+    "WHERE id = ANY(:ids) AND project_id = :project RETURNING id"
 )
 
 
@@ -264,6 +264,7 @@ class Ingestor:
                         "stage": stage,
                         "patches": json.dumps(patches),
                         "ids": [work.document.id for work in works],
+                        "project": works[0].document.project_id,
                     },
                 )
             )

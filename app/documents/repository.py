@@ -441,12 +441,12 @@ def documents_table() -> Table:
 _ENRICHED_NODES = text(
     "SELECT d.id, n->>'node_id', n->'enrichment' FROM documents d CROSS JOIN LATERAL "
     "jsonb_path_query(d.tree, 'strict $.root.** ? (@.enrichment != null)') AS n "
-    "WHERE d.id = ANY(:ids)"
+    "WHERE d.id = ANY(:ids) AND d.project_id = :project"
 )
 
 
 async def stored_enrichments(
-    session: AsyncSession, ids: Collection[uuid.UUID]
+    session: AsyncSession, project_id: uuid.UUID, ids: Collection[uuid.UUID]
 ) -> dict[uuid.UUID, dict[str, NodeEnrichment]]:
     """The enrichment on the stored trees of these documents, by document and node id, read
     in SQL: the tree itself, as large as its document, is not brought over."""
@@ -454,7 +454,7 @@ async def stored_enrichments(
         return {}
     found: dict[uuid.UUID, dict[str, NodeEnrichment]] = {}
     for document_id, node_id, enrichment in await session.execute(
-        _ENRICHED_NODES, {"ids": list(ids)}
+        _ENRICHED_NODES, {"ids": list(ids), "project": project_id}
     ):
         if enrichment:
             found.setdefault(document_id, {})[node_id] = NodeEnrichment.model_validate(enrichment)

@@ -74,7 +74,7 @@ async def store_works(
         rows: list[ChunkRow] = []
         trees: dict[uuid.UUID, stored_tree.TreeJson] = {}
         enriched = await documents_repository.stored_enrichments(
-            session, [work.document.id for work in works]
+            session, kb.project_id, [work.document.id for work in works]
         )
         for work in works:
             document = documents[work.document.id]
@@ -108,11 +108,11 @@ async def store_works(
                 "document.ready",
                 replaced=str(replaced_id) if replaced_id else None,
             )
-        await stored_tree.write_trees(session, trees)
+        await stored_tree.write_trees(session, kb.project_id, trees)
         if rows:
             # The documents' chunks were deleted above; an id a client's chunk of another
             # document holds gets a stand-in (app/documents/chunk_ids.py).
-            rows = await with_free_ids(session, kb.id, rows)
+            rows = await with_free_ids(session, kb, rows)
             await copy_rows.insert_rows(session, kb, rows)
         # The graph stage (enrichment, extraction) after embedding, where it is wanted.
         if works and wants_stage(kb.enrichment, kb.graph):

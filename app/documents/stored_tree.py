@@ -88,8 +88,11 @@ def tree_json(parsed: ParsedDocument) -> TreeJson:
     return out.close()
 
 
-async def write_trees(session: AsyncSession, trees: Mapping[uuid.UUID, TreeJson]) -> None:
-    """Set each document's `tree` to its JSON, in the session's transaction.
+async def write_trees(
+    session: AsyncSession, project_id: uuid.UUID, trees: Mapping[uuid.UUID, TreeJson]
+) -> None:
+    """Set each document's `tree` (documents of one project) to its JSON, in the session's
+    transaction.
 
     The JSON goes through COPY into a staging table, in CSV with a delimiter and a quote
     character JSON never holds unescaped (control characters), so that no byte of it needs
@@ -114,8 +117,9 @@ async def write_trees(session: AsyncSession, trees: Mapping[uuid.UUID, TreeJson]
     await session.execute(
         text(
             "UPDATE documents AS d SET tree = s.tree "
-            "FROM document_trees_stage AS s WHERE d.id = s.document_id"
-        )
+            "FROM document_trees_stage AS s WHERE d.id = s.document_id AND d.project_id = :project"
+        ),
+        {"project": project_id},
     )
 
 

@@ -44,8 +44,8 @@ GRAPH_CLAIM_SQL = text(
 CLAIM_MORE_SQL = text(
     "WITH candidates AS ("
     " SELECT j.id, j.run_after, j.created_at, coalesce(d.size_bytes, 0) AS size"
-    " FROM jobs j LEFT JOIN documents d ON d.id = j.document_id"
-    " WHERE j.kind = :kind AND j.knowledge_base_id = :kb"
+    " FROM jobs j LEFT JOIN documents d ON d.id = j.document_id AND d.project_id = j.project_id"
+    " WHERE j.kind = :kind AND j.knowledge_base_id = :kb AND j.project_id = :project"
     " AND ((j.status = 'queued' AND j.run_after <= now())"
     " OR (j.status = 'running' AND j.lease_expires_at < now()))"
     " ORDER BY j.run_after, j.created_at LIMIT :limit FOR UPDATE OF j SKIP LOCKED),"
@@ -54,7 +54,7 @@ CLAIM_MORE_SQL = text(
     " WHERE running <= :budget) "
     "UPDATE jobs SET status = 'running', attempts = attempts + 1, worker_id = :worker, "
     "lease_expires_at = now() + make_interval(secs => :lease), updated_at = now() "
-    "WHERE id IN (SELECT id FROM within) "
+    "WHERE id IN (SELECT id FROM within) AND project_id = :project "
     "RETURNING id"
 )
 
@@ -116,6 +116,7 @@ async def claim_more(
                 "lease": lease_s,
                 "kind": like.kind,
                 "kb": like.knowledge_base_id,
+                "project": like.project_id,
                 "limit": limit,
                 "budget": max_bytes,
             },
