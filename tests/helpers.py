@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import re
 import socket
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from typing import Any
 
 import asyncpg
@@ -20,14 +20,22 @@ from app.db.urls import asyncpg_dsn
 from app.kit.protocols import ProblemHttpToolsProtocol
 
 
-async def wait_ready(client: httpx.AsyncClient, url: str, timeout_s: float = 30) -> dict[str, Any]:
-    """Poll a document until it is ready or failed."""
+async def wait_ready(
+    client: httpx.AsyncClient,
+    url: str,
+    timeout_s: float = 30,
+    *,
+    headers: dict[str, str] | None = None,
+    until: Collection[str] = ("ready", "failed"),
+) -> dict[str, Any]:
+    """Poll a document (or, with `until` its end states, a job) until its status is one of
+    `until`, or the time is up: the last answer either way."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
     while True:
-        document: dict[str, Any] = (await client.get(url)).json()
-        if document["status"] in ("ready", "failed") or loop.time() > deadline:
-            return document
+        found: dict[str, Any] = (await client.get(url, headers=headers)).json()
+        if found["status"] in until or loop.time() > deadline:
+            return found
         await asyncio.sleep(0.05)
 
 

@@ -9,7 +9,6 @@ on one shard only when both sides are joined on `project_id` too.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -19,7 +18,7 @@ from fastapi import FastAPI
 
 from app.config import Settings
 from tests.auth.helpers import bearer, create_key, create_project, upload
-from tests.helpers import READ, statements_sent, unnamed_projects
+from tests.helpers import READ, statements_sent, unnamed_projects, wait_ready
 
 # Statements of the app's own loops (the job queue, webhooks, the events feed), which run
 # while the searches do and are not a search's.
@@ -134,17 +133,6 @@ async def test_every_statement_of_a_search_or_a_read_names_its_project(
     assert unnamed == {}
 
 
-async def settled(client: httpx.AsyncClient, url: str, key: str) -> dict[str, Any]:
-    """The document or job at `url` once it has stopped running (a reindex and a backfill
-    answer before they run)."""
-    for _ in range(600):
-        found: dict[str, Any] = (await client.get(url, headers=bearer(key))).json()
-        if found["status"] in ("ready", "failed", "succeeded", "cancelled"):
-            return found
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{url} is still running: {found}")
-
-
 async def test_every_statement_of_ingesting_and_removing_a_document_names_its_project(
     admin: httpx.AsyncClient, app: FastAPI
 ) -> None:
@@ -171,7 +159,8 @@ async def test_every_statement_of_ingesting_and_removing_a_document_names_its_pr
         assert enriched.status_code == 200, enriched.text
         reindexed = await admin.post(f"{base}/documents/z/reindex", headers=bearer(write))
         assert reindexed.status_code == 202, reindexed.text
-        assert (await settled(admin, f"{base}/documents/z", write))["status"] == "ready"
+        reread = await wait_ready(admin, f"{base}/documents/z", headers=bearer(write))
+        assert reread["status"] == "ready", reread
         chunks = (await admin.get(f"{base}/documents/z/chunks", headers=bearer(write))).json()
         chunk_id = chunks["items"][0]["chunk_id"]
         put = await admin.put(
@@ -189,11 +178,16 @@ async def test_every_statement_of_ingesting_and_removing_a_document_names_its_pr
         # A backfill with nothing to embed still recounts its documents' vectors.
         started = await admin.post(f"{base}/chunks/embed", headers=bearer(write))
         assert started.status_code == 202, started.text
-        job = await settled(admin, f"{base}/jobs/{started.json()['job']['id']}", write)
+        job = await wait_ready(
+            admin,
+            f"{base}/jobs/{started.json()['job']['id']}",
+            headers=bearer(write),
+            until=("succeeded", "failed", "cancelled"),
+        )
         assert job["status"] == "succeeded", job
-        for path in (f"{base}/documents/loose/chunks", f"{base}/documents/z"):
+        for path, status in ((f"{base}/documents/loose/chunks", 200), (f"{base}/documents/z", 204)):
             deleted = await admin.delete(path, headers=bearer(write))
-            assert deleted.status_code in (200, 204), (path, deleted.text)
+            assert deleted.status_code == status, (path, deleted.text)
     gone = await admin.get(f"{base}/documents/z", headers=bearer(write))
     assert gone.status_code == 404
     statements = [" ".join(statement.split()) for statement, _ in sent]
