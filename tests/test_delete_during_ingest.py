@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 import asyncpg
 import httpx
@@ -195,3 +196,81 @@ async def test_an_upload_waiting_for_a_deleted_document_is_a_404(database_url: s
             answer = await waiting
             assert answer.status_code == 404, answer.text
             assert "was deleted while this request waited" in answer.json()["detail"]
+
+
+async def test_a_delete_of_both_versions_while_the_new_one_is_stored_waits_and_succeeds(
+    database_url: str, embedders: FakeEmbedders, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new version's store step takes the external id over from the version holding it,
+    so it locks both documents. It locked its own first and the old one after: a delete of
+    both (by filter, or a source's record) that had locked the older one first waited for the
+    new one, each held what the other wanted, and Postgres rolled one back (a 409). The
+    deadlock needs the old version's id to sort first, so the race is run until both orders
+    were tried."""
+    from app.documents import store_step
+
+    take_over = store_step.take_over_external_ids
+    paused, go_on = asyncio.Event(), asyncio.Event()
+
+    async def pausing(session: Any, kb: Any, works: list[Any], *args: Any) -> Any:
+        if any(work.job.payload.get("replaces") for work in works):  # the new version's
+            paused.set()
+            await go_on.wait()
+        return await take_over(session, kb, works, *args)
+
+    monkeypatch.setattr(store_step, "take_over_external_ids", pausing)
+    settings = Settings(env="test", database_url=database_url)
+    app = create_app(settings, embedder_factory=embedders)
+    orders: set[bool] = set()
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            assert (await client.post("/v1/knowledge-bases", json={"name": "kb"})).is_success
+            docs = "/v1/knowledge-bases/kb/documents"
+            watcher = await asyncpg.connect(asyncpg_dsn(database_url))
+            try:
+                for attempt in range(40):
+                    external_id = f"report-{attempt}"
+                    versions = [
+                        await client.post(
+                            docs,
+                            params={"wait": "true"} if number == 1 else {},
+                            json={
+                                "text": f"Version {number} of the report.",
+                                "external_id": external_id,
+                                "metadata": {"n": attempt},
+                            },
+                        )
+                        for number in (1, 2)
+                    ]
+                    old, new = (uuid.UUID(version.json()["id"]) for version in versions)
+                    await asyncio.wait_for(paused.wait(), 10)
+                    deleting = asyncio.create_task(
+                        client.post(f"{docs}/delete", json={"filter": {"metadata.n": attempt}})
+                    )
+                    await until_a_backend_waits_for_a_lock(watcher)
+                    go_on.set()
+                    deleted = await asyncio.wait_for(deleting, 30)
+                    assert deleted.status_code == 200, deleted.text
+                    assert deleted.json()["deleted"] >= 1
+                    paused.clear()
+                    go_on.clear()
+                    orders.add(old < new)
+                    if orders == {True, False}:
+                        break
+                assert orders == {True, False}
+                # The store step committed first (the delete waited for it), then the delete
+                # removed what it left: nothing of either version remains, no job is left.
+                for _ in range(200):
+                    left = await watcher.fetchval(
+                        "SELECT (SELECT count(*) FROM documents)"
+                        " + (SELECT count(*) FROM jobs WHERE status IN ('queued', 'running'))"
+                    )
+                    if left == 0:
+                        break
+                    await asyncio.sleep(0.02)
+                assert left == 0
+                failed = await watcher.fetchval("SELECT count(*) FROM jobs WHERE status = 'failed'")
+                assert failed == 0
+            finally:
+                await watcher.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select
 
 from app.chunks import copy_rows
 from app.chunks.copy_rows import ChunkRow
@@ -45,18 +45,22 @@ async def store_works(
     async with database.transaction() as session:
         # Before any row lock: an upload holding these locks may be cancelling one of ours.
         await documents_repository.lock_versions(session, kb.id, external_ids=taking)
-        documents = {
-            document.id: document
-            for document in await session.scalars(
-                select(Document)
-                .where(Document.id.in_(ids))
-                .order_by(Document.id)
-                .with_for_update()
-                # Not its tree (deferred): its enrichment is all the store step reads of the
-                # stored tree (below).
-                .execution_options(populate_existing=True)
-            )
-        }
+        # The versions these replace are locked with the batch's own documents, in one id
+        # order: locked after them, a delete of both (a source's record, a filter) that had
+        # locked the older one first deadlocked with this step. Who holds these external ids
+        # cannot change meanwhile: every writer of one takes the version locks above.
+        holders = Document.knowledge_base_id == kb.id, Document.external_id.in_(taking)
+        locked = await session.scalars(
+            select(Document)
+            .where(or_(Document.id.in_(ids), and_(*holders)) if taking else Document.id.in_(ids))
+            .order_by(Document.id)
+            .with_for_update()
+            # Not its tree (deferred): its enrichment is all the store step reads of the
+            # stored tree (below).
+            .execution_options(populate_existing=True)
+        )
+        wanted = set(ids)
+        documents = {document.id: document for document in locked if document.id in wanted}
         gone = [work for work in works if work.document.id not in documents]
         works = [work for work in works if work.document.id in documents]
         if gone:
