@@ -142,7 +142,8 @@ async def delete_while_a_store_step_holds_the_document(
 async def until_a_backend_waits_for_a_lock(connection: asyncpg.Connection) -> None:
     for _ in range(500):
         waiting = await connection.fetchval(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE wait_event_type = 'Lock' AND datname = current_database()"
         )
         if waiting:
             return

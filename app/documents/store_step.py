@@ -49,10 +49,11 @@ async def store_works(
         # order: locked after them, a delete of both (a source's record, a filter) that had
         # locked the older one first deadlocked with this step. Who holds these external ids
         # cannot change meanwhile: every writer of one takes the version locks above.
-        holders = Document.knowledge_base_id == kb.id, Document.external_id.in_(taking)
+        own = Document.id.in_(ids)
+        holders = and_(Document.knowledge_base_id == kb.id, Document.external_id.in_(taking))
         locked = await session.scalars(
             select(Document)
-            .where(or_(Document.id.in_(ids), and_(*holders)) if taking else Document.id.in_(ids))
+            .where(or_(own, holders) if taking else own)
             .order_by(Document.id)
             .with_for_update()
             # Not its tree (deferred): its enrichment is all the store step reads of the
